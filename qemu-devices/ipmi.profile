@@ -1,0 +1,11 @@
+# An emulated BMC behind a KCS interface on the ISA bus. Without ACPI the
+# kernel finds it through the SMBIOS type 38 record QEMU provides.
+description=ipmi-bmc-sim on isa-ipmi-kcs: /dev/ipmi0 Get Device ID and Get Self Test
+qemu=-device ipmi-bmc-sim,id=bmc0
+qemu=-device isa-ipmi-kcs,bmc=bmc0
+kconfig=CONFIG_IPMI_HANDLER=y
+kconfig=CONFIG_IPMI_DEVICE_INTERFACE=y
+kconfig=CONFIG_IPMI_SI=y
+kconfig=CONFIG_DMI=y
+tests=ipmi/devintf
+timeout=60

@@ -1,0 +1,11 @@
+# A PC parallel port whose output lands in a file in the run directory. The
+# guest writes through lp and drives the data and control lines via ppdev.
+description=isa-parallel: lp writes and ppdev claim, data and control lines
+qemu=-chardev file,id=lpt,path=parallel.out
+qemu=-device isa-parallel,chardev=lpt
+kconfig=CONFIG_PARPORT=y
+kconfig=CONFIG_PARPORT_PC=y
+kconfig=CONFIG_PRINTER=y
+kconfig=CONFIG_PPDEV=y
+tests=parallel/lp parallel/ppdev
+timeout=60

@@ -1,0 +1,18 @@
+# QEMU's usb-serial is an FTDI FT232 adapter. Its chardev is a unix socket
+# the same QEMU connects back to from a 16550 UART (ttyS1), so bytes written
+# to ttyUSB0 come out of ttyS1 and the other way round, without the host.
+description=usb-serial (FTDI) looped back to a 16550 UART through a socket
+qemu=-device qemu-xhci,id=xhci
+qemu=-chardev socket,id=usbser,path=usb-serial.sock,server=on,wait=off
+qemu=-device usb-serial,bus=xhci.0,chardev=usbser
+qemu=-chardev socket,id=uart,path=usb-serial.sock
+qemu=-device isa-serial,chardev=uart,index=1
+kconfig=CONFIG_USB_SUPPORT=y
+kconfig=CONFIG_USB=y
+kconfig=CONFIG_USB_PCI=y
+kconfig=CONFIG_USB_XHCI_HCD=y
+kconfig=CONFIG_USB_XHCI_PCI=y
+kconfig=CONFIG_USB_SERIAL=y
+kconfig=CONFIG_USB_SERIAL_FTDI_SIO=y
+tests=usb/serial-loop
+timeout=60

@@ -1,0 +1,25 @@
+# A disk behind the Bulk-Only usb-storage driver and another behind UAS. The
+# images hold a known pattern (one tag per 512-byte sector) that the guest
+# reads back through the block device, sg and bsg.
+description=usb-storage and usb-uas disks on xHCI: block, sg, bsg
+image=bot.img 8
+image=uas.img 8
+qemu=-device qemu-xhci,id=xhci
+qemu=-drive if=none,id=bot,format=raw,file=bot.img
+qemu=-device usb-storage,bus=xhci.0,drive=bot,serial=bklfree-bot
+qemu=-drive if=none,id=uas,format=raw,file=uas.img
+qemu=-device usb-uas,bus=xhci.0,id=uas
+qemu=-device scsi-hd,bus=uas.0,scsi-id=0,lun=0,drive=uas,serial=bklfree-uas
+kconfig=CONFIG_USB_SUPPORT=y
+kconfig=CONFIG_USB=y
+kconfig=CONFIG_USB_PCI=y
+kconfig=CONFIG_USB_XHCI_HCD=y
+kconfig=CONFIG_USB_XHCI_PCI=y
+kconfig=CONFIG_SCSI=y
+kconfig=CONFIG_BLK_DEV_SD=y
+kconfig=CONFIG_CHR_DEV_SG=y
+kconfig=CONFIG_BLK_DEV_BSG=y
+kconfig=CONFIG_USB_STORAGE=y
+kconfig=CONFIG_USB_UAS=y
+tests=block/pattern scsi/sg-inquiry scsi/bsg-inquiry
+timeout=60

@@ -1,0 +1,30 @@
+# The virtio devices a cloud guest meets: entropy, a serial port pair looped
+# back inside QEMU, a block disk and a SCSI disk, each with a known pattern.
+description=virtio rng, serial port pair, blk and scsi: hwrng, vport, block, sg, bsg
+image=vblk.img 8
+image=vscsi.img 8
+qemu=-device virtio-rng-pci
+qemu=-device virtio-serial-pci,id=vser
+qemu=-chardev socket,id=porta,path=vport.sock,server=on,wait=off
+qemu=-device virtserialport,bus=vser.0,chardev=porta,name=org.bklfree.a
+qemu=-chardev socket,id=portb,path=vport.sock
+qemu=-device virtserialport,bus=vser.0,chardev=portb,name=org.bklfree.b
+qemu=-drive if=none,id=vblk,format=raw,file=vblk.img
+qemu=-device virtio-blk-pci,drive=vblk,serial=bklfree-vblk
+qemu=-device virtio-scsi-pci,id=vscsi
+qemu=-drive if=none,id=vscsi,format=raw,file=vscsi.img
+qemu=-device scsi-hd,bus=vscsi.0,drive=vscsi,serial=bklfree-vscsi
+kconfig=CONFIG_VIRTIO=y
+kconfig=CONFIG_HW_RANDOM=y
+kconfig=CONFIG_HW_RANDOM_VIRTIO=y
+kconfig=CONFIG_VIRTIO_CONSOLE=y
+kconfig=CONFIG_BLK_DEV=y
+kconfig=CONFIG_VIRTIO_BLK=y
+kconfig=CONFIG_SCSI=y
+kconfig=CONFIG_SCSI_LOWLEVEL=y
+kconfig=CONFIG_SCSI_VIRTIO=y
+kconfig=CONFIG_BLK_DEV_SD=y
+kconfig=CONFIG_CHR_DEV_SG=y
+kconfig=CONFIG_BLK_DEV_BSG=y
+tests=virtio/hwrng virtio/vport block/pattern scsi/sg-inquiry scsi/bsg-inquiry
+timeout=60

@@ -1,0 +1,13 @@
+# The virtual video test driver: one capture node. The test negotiates a
+# format and streams a few frames through mmap buffers.
+description=vivid V4L2 capture: querycap, formats, mmap streaming
+cmdline=vivid.n_devs=1
+cmdline=vivid.node_types=0x1
+kconfig=CONFIG_MEDIA_SUPPORT=y
+kconfig=CONFIG_MEDIA_TEST_SUPPORT=y
+kconfig=CONFIG_VIDEO_DEV=y
+kconfig=CONFIG_V4L_TEST_DRIVERS=y
+kconfig=CONFIG_FB=y
+kconfig=CONFIG_VIDEO_VIVID=y
+tests=media/vivid-capture
+timeout=90

@@ -1,0 +1,99 @@
+#!/bin/sh
+# apply.sh [SERIES...]: make the two source trees the kernels build from.
+#   build/kernel/baseline/src  hard-link copy of the pristine tree
+#   build/kernel/patched/src   the same plus the named series, in the order
+#                              core, staging-move, drivers
+# Each patch is dry-run first; one that does not apply stops everything with
+# one line naming series, patch, file and hunk, and the old trees are kept.
+. "$(dirname "$0")/lib.sh"
+need_tree
+
+order="core staging-move drivers"
+[ $# -gt 0 ] || set -- $order
+for s in "$@"; do
+	case " $order " in
+	*" $s "*) ;;
+	*) die "unknown series '$s' (known: $order)" ;;
+	esac
+done
+
+base="$KTREES/baseline/src"
+if [ ! -f "$base/Makefile" ]; then
+	mkdir -p "$KTREES/baseline"
+	rm -rf "$base"
+	cp -al "$PRISTINE" "$base" || die "cannot copy the pristine tree"
+fi
+
+# series_patches SERIES: the patch files of one series, in order.
+series_patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' \
+		"$TOP/patches/$1/series"
+}
+
+# The fingerprint names exactly what the patched tree holds.
+fingerprint=$(for s in $order; do
+	case " $* " in *" $s "*) ;; *) continue ;; esac
+	echo "series $s"
+	series_patches "$s" | while read -r p; do
+		cksum <"$TOP/patches/$s/$p" 2>/dev/null || echo "missing $p"
+	done
+done)
+out="$KTREES/patched"
+if [ -f "$out/src/Makefile" ] && [ -f "$out/fingerprint" ] &&
+	[ "$fingerprint" = "$(cat "$out/fingerprint")" ]; then
+	exit 0
+fi
+
+start=$(now)
+logdir="$BUILD/logs"
+mkdir -p "$logdir" "$out"
+new="$out/src.new"
+rm -rf "$new"
+cp -al "$PRISTINE" "$new" || die "cannot copy the pristine tree"
+: >"$out/applied.new"
+: >"$out/touched.new"
+for s in $order; do
+	case " $* " in *" $s "*) ;; *) continue ;; esac
+	series_patches "$s" >"$out/series.tmp" ||
+		die "cannot read 'patches/$s/series'"
+	while read -r p opt; do
+		file="$TOP/patches/$s/$p"
+		[ -f "$file" ] ||
+			die "series '$s' lists 'patches/$s/$p', which does not exist"
+		strip=${opt:--p1}
+		log="$logdir/apply-$s-$(basename "$p" .patch).log"
+		if ! patch -d "$new" $strip -N -s --dry-run -i "$file" >"$log" 2>&1; then
+			where=$(awk '
+				/^checking file |^patching file / { f = $3 }
+				/FAILED|malformed|Only garbage|can.t find file/ {
+					print "file " f ": " $0; exit }' "$log")
+			rm -rf "$new"
+			die "series '$s': patch 'patches/$s/$p' does not apply: ${where:-see log}; log: $log"
+		fi
+		patch -d "$new" $strip -N -s --no-backup-if-mismatch -i "$file" \
+			>"$log" 2>&1 || die "series '$s': 'patches/$s/$p' failed after a clean dry run; log: $log"
+		echo "$s/$p" >>"$out/applied.new"
+		awk '/^(\+\+\+|---) / && $2 != "/dev/null" { sub(/^[ab]\//, "", $2); print $2 }
+		     /^rename (from|to) / { print $3 }' "$file" >>"$out/touched.new"
+	done <"$out/series.tmp"
+done
+rm -f "$out/series.tmp"
+
+# Files changed by the previous or the new patch set get a fresh inode and
+# mtime, so the incremental build recompiles them in both directions.
+cat "$out/touched.new" "$out/touched" 2>/dev/null | sort -u |
+	while read -r f; do
+		[ -f "$new/$f" ] || continue
+		cp "$new/$f" "$new/$f.bklfree" && mv "$new/$f.bklfree" "$new/$f"
+	done
+rm -rf "$out/src"
+mv "$new" "$out/src"
+mv "$out/applied.new" "$out/applied"
+mv "$out/touched.new" "$out/touched"
+echo "$fingerprint" >"$out/fingerprint"
+n=$(wc -l <"$out/applied")
+if [ "$n" -eq 0 ]; then
+	progress apply "no patches in series $*: patched tree == baseline"
+else
+	progress apply "$n patches from series $* applied in $(elapsed "$start") s"
+fi

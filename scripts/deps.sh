@@ -1,0 +1,27 @@
+#!/bin/sh
+# Install what the lab needs from Debian, once: apt-get runs only when a
+# package is missing. We run as root on a fresh Debian 12 machine.
+. "$(dirname "$0")/lib.sh"
+
+# Kernel build, emulation, initramfs, semantic patches and guest tools.
+packages="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
+kmod rsync quilt ccache linux-source-6.1 qemu-system-x86 qemu-utils
+busybox-static coccinelle v4l-utils usbip fio unadf"
+
+missing=
+for p in $packages; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+		grep -q 'install ok installed' || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+progress deps "installing:$missing"
+[ "$(id -u)" = 0 ] ||
+	die "packages missing:$missing; run as root or: sudo apt-get install$missing"
+log="$BUILD/logs/apt.log"
+mkdir -p "$(dirname "$log")"
+if ! { apt-get update && DEBIAN_FRONTEND=noninteractive \
+	apt-get install -y --no-install-recommends $missing; } >"$log" 2>&1; then
+	tail -n 5 "$log" >&2
+	die "apt-get install$missing failed; full log in $log"
+fi

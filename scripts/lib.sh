@@ -1,0 +1,63 @@
+# Shared helpers for the lab's shell scripts; sourced, never run.
+# Every script is POSIX sh and is called from the Makefile with TOP, BUILD
+# and RESULTS in the environment.
+
+: "${TOP:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${BUILD:=$TOP/build}"
+: "${RESULTS:=$TOP/results}"
+TOOLS="$BUILD/tools"
+PRISTINE="$BUILD/pristine"
+KTREES="$BUILD/kernel"
+TARBALL=/usr/src/linux-source-6.1.tar.xz
+
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+warn() {
+	printf 'warning: %s\n' "$*" >&2
+}
+
+now() {
+	date +%s.%N | cut -c1-14
+}
+
+# elapsed START: seconds since START with one decimal.
+elapsed() {
+	awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'
+}
+
+# progress STAGE TEXT: one line of progress, prefixed by the stage name.
+progress() {
+	printf '  %-9s %s\n' "$1" "$2"
+}
+
+# need_file PATH HINT: stop with HINT when PATH is missing.
+need_file() {
+	[ -e "$1" ] || die "'$1' is missing: $2"
+}
+
+need_tree() {
+	need_file "$PRISTINE/.bklfree-extracted" "run 'make tree' first"
+}
+
+# profile_get PROFILE KEY: the values of KEY in qemu-devices/PROFILE.profile.
+profile_get() {
+	"$TOOLS/profile" "$TOP/qemu-devices/$1.profile" "$2"
+}
+
+all_profiles() {
+	for p in "$TOP"/qemu-devices/*.profile; do
+		basename "$p" .profile
+	done
+}
+
+# check_profiles NAME...: every name must be a valid profile.
+check_profiles() {
+	for p in "$@"; do
+		[ -f "$TOP/qemu-devices/$p.profile" ] ||
+			die "unknown profile '$p' (known: $(all_profiles | tr '\n' ' '))"
+		"$TOOLS/profile" "$TOP/qemu-devices/$p.profile" || exit 1
+	done
+}

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile: read a qemu-devices/<name>.profile and print one key's values.
+ *
+ *   profile FILE          check the whole file, print nothing
+ *   profile FILE KEY      check it, then print every value of KEY, one a
+ *                         line ("tests" is split into one test a line)
+ *
+ * The format is flat data: "key=value" lines, "#" comments, blank lines.
+ * Every error names file and line, so a broken profile is found at once and
+ * never half-used by the runner.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct key {
+	const char *name;
+	int repeatable;
+	int required;
+	int (*valid)(const char *value);
+	const char *expect;
+};
+
+static int valid_any(const char *v)
+{
+	return *v != '\0';
+}
+
+static int valid_timeout(const char *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(v, &end, 10);
+	return !errno && *end == '\0' && end != v && n >= 1 && n <= 3600;
+}
+
+static int valid_kconfig(const char *v)
+{
+	const char *p;
+
+	if (strncmp(v, "CONFIG_", 7))
+		return 0;
+	for (p = v + 7; isupper((unsigned char)*p) || isdigit((unsigned char)*p) ||
+	     *p == '_'; p++)
+		;
+	return p > v + 7 && *p == '=' && p[1] != '\0';
+}
+
+static int valid_name_char(int c)
+{
+	return isalnum(c) || c == '.' || c == '_' || c == '-';
+}
+
+/* "NAME SIZE-MIB": an image the runner creates in the run directory. */
+static int valid_image(const char *v)
+{
+	const char *p = v;
+	char *end;
+	long mib;
+
+	while (valid_name_char((unsigned char)*p))
+		p++;
+	if (p == v || *p != ' ' || v[0] == '.')
+		return 0;
+	errno = 0;
+	mib = strtol(p + 1, &end, 10);
+	return !errno && *end == '\0' && end != p + 1 && mib >= 1 && mib <= 4096;
+}
+
+/* "TAG MONITOR-COMMAND": sent when a guest test asks for TAG. */
+static int valid_inject(const char *v)
+{
+	const char *p = v;
+
+	while (valid_name_char((unsigned char)*p))
+		p++;
+	return p != v && *p == ' ' && p[1] != '\0' && p[1] != ' ';
+}
+
+/* Space separated AREA/NAME words, each a tests/guest/AREA/NAME.c program. */
+static int valid_tests(const char *v)
+{
+	int slash = 0, len = 0;
+
+	for (; ; v++) {
+		if (*v == ' ' || *v == '\0') {
+			if (len && slash != 1)
+				return 0;
+			if (*v == '\0')
+				return 1;
+			slash = len = 0;
+		} else if (*v == '/') {
+			if (!len)
+				return 0;
+			slash++;
+		} else if (!valid_name_char((unsigned char)*v)) {
+			return 0;
+		} else {
+			len++;
+		}
+	}
+}
+
+static const struct key keys[] = {
+	{ "description", 0, 1, valid_any, "text" },
+	{ "qemu", 1, 0, valid_any, "QEMU arguments" },
+	{ "kconfig", 1, 0, valid_kconfig, "CONFIG_NAME=VALUE" },
+	{ "cmdline", 1, 0, valid_any, "kernel parameter" },
+	{ "tests", 0, 1, valid_tests, "AREA/NAME [AREA/NAME ...]" },
+	{ "timeout", 0, 1, valid_timeout, "seconds, 1 to 3600" },
+	{ "image", 1, 0, valid_image, "NAME SIZE-MIB" },
+	{ "inject", 1, 0, valid_inject, "TAG MONITOR-COMMAND" },
+};
+
+#define NKEYS (sizeof(keys) / sizeof(keys[0]))
+
+static const char *file;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static const struct key *find_key(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (!strcmp(keys[i].name, name))
+			return &keys[i];
+	return NULL;
+}
+
+static void print_value(const char *key, const char *value)
+{
+	const char *p;
+
+	if (strcmp(key, "tests")) {
+		puts(value);
+		return;
+	}
+	for (p = value; *p; p++) {
+		if (*p != ' ')
+			putchar(*p);
+		else if (p[1] != ' ' && p[1] != '\0' && p != value)
+			putchar('\n');
+	}
+	putchar('\n');
+}
+
+/* One pass over the file: check every line, print KEY's values if asked. */
+static void scan(FILE *f, const char *want)
+{
+	unsigned int seen[NKEYS] = { 0 };
+	char *line = NULL;
+	size_t cap = 0, i;
+	ssize_t len;
+	unsigned int lineno = 0;
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		const struct key *k;
+		char *eq, *value;
+
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0 || line[0] == '#')
+			continue;
+		eq = strchr(line, '=');
+		if (!eq)
+			die("cannot parse '%s' line %u: expected key=value", file,
+			    lineno);
+		*eq = '\0';
+		value = eq + 1;
+		k = find_key(line);
+		if (!k)
+			die("cannot parse '%s' line %u: unknown key '%s'", file,
+			    lineno, line);
+		if (seen[k - keys]++ && !k->repeatable)
+			die("cannot parse '%s' line %u: key '%s' given twice", file,
+			    lineno, k->name);
+		if (!k->valid(value))
+			die("cannot parse '%s' line %u: bad %s '%s' (expected %s)",
+			    file, lineno, k->name, value, k->expect);
+		if (want && !strcmp(want, k->name))
+			print_value(k->name, value);
+	}
+	if (ferror(f))
+		die("cannot read '%s': %s", file, strerror(errno));
+	free(line);
+	for (i = 0; i < NKEYS; i++)
+		if (keys[i].required && !seen[i])
+			die("cannot parse '%s': missing key '%s'", file,
+			    keys[i].name);
+}
+
+int main(int argc, char **argv)
+{
+	const char *want = argc == 3 ? argv[2] : NULL;
+	FILE *f;
+
+	if (argc != 2 && argc != 3)
+		die("usage: profile FILE [KEY]");
+	file = argv[1];
+	if (want && !find_key(want))
+		die("unknown profile key '%s'", want);
+	f = fopen(file, "r");
+	if (!f)
+		die("cannot open '%s': %s", file, strerror(errno));
+	/* Check the whole file before printing anything from it. */
+	scan(f, NULL);
+	if (want) {
+		rewind(f);
+		scan(f, want);
+	}
+	fclose(f);
+	return 0;
+}
