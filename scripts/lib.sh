@@ -61,3 +61,25 @@ check_profiles() {
 		"$TOOLS/profile" "$TOP/qemu-devices/$p.profile" || exit 1
 	done
 }
+
+# qemu_accel: kvm when the probe saw a KVM boot reach userspace, else tcg.
+qemu_accel() {
+	if [ -f "$BUILD/accel" ]; then cut -d' ' -f1 "$BUILD/accel"; else echo tcg; fi
+}
+
+# run_qemu ACCEL BZIMAGE CMDLINE SECONDS [QEMU-ARGS...]: boot the lab
+# initramfs in the current directory, console in console.log, QEMU's own
+# messages in qemu.stderr. Returns QEMU's status; 124 means it was killed at
+# the timeout. -nodefaults and -nic none: the guest sees only the devices
+# it is given and never a network; -no-reboot: the guest's final reboot (or
+# a panic, with panic=-1) ends QEMU.
+run_qemu() {
+	_accel=$1 _kernel=$2 _cmdline=$3 _secs=$4
+	shift 4
+	timeout -k 5 "$_secs" qemu-system-x86_64 -M pc -accel "$_accel" \
+		-m 256M -smp 1 -nodefaults -no-reboot -display none -nic none \
+		-kernel "$_kernel" -initrd "$BUILD/initramfs.cpio" \
+		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init $_cmdline" \
+		-chardev file,id=con,path=console.log -serial chardev:con \
+		"$@" </dev/null 2>qemu.stderr
+}

@@ -1,0 +1,81 @@
+#!/bin/sh
+# boot.sh KERNEL PROFILE: boot one profile on one kernel variant.
+# Everything lands in results/KERNEL/PROFILE/: console.log, qemu.stderr,
+# ktap.txt (the console without kernel lines), lseek.tsv (the lseek ABI
+# records), verdict (key=value from tools/verdict) and result.json.
+# A boot that outlives the profile's timeout is killed and reported as a
+# hang; its console is kept.
+. "$(dirname "$0")/lib.sh"
+
+kernel=${1:?usage: boot.sh KERNEL PROFILE}
+profile=${2:?usage: boot.sh KERNEL PROFILE}
+check_profiles "$profile"
+bz="$KTREES/$kernel/bzImage"
+need_file "$bz" "run 'make build KERNELS=$kernel' first"
+need_file "$BUILD/initramfs.cpio" "run 'make initramfs' first"
+command -v qemu-system-x86_64 >/dev/null ||
+	die "qemu-system-x86_64 not found: apt-get install qemu-system-x86"
+
+run="$RESULTS/$kernel/$profile"
+rm -rf "$run"
+mkdir -p "$run"
+cd "$run" || exit 1
+
+profile_get "$profile" image | while read -r name mib; do
+	"$TOOLS/mkpattern" "$name" "$mib" || exit 1
+done || die "cannot create the images of profile '$profile'"
+
+tests=$(profile_get "$profile" tests | paste -sd, -)
+cmdline="bklfree.tests=$tests $(profile_get "$profile" cmdline | paste -sd' ' -)"
+secs=$(profile_get "$profile" timeout)
+accel=$(qemu_accel)
+# Profile qemu= lines are whitespace-separated arguments, never globbed.
+set -f
+set -- $(profile_get "$profile" qemu)
+set +f
+
+# Profiles with inject= lines get a monitor on a pair of FIFOs; a watcher
+# follows the console and, when a guest test prints "# bklfree-inject: TAG",
+# sends that tag's monitor commands.
+profile_get "$profile" inject >inject.list
+if [ -s inject.list ]; then
+	mkfifo monitor.in monitor.out
+	set -- "$@" -chardev pipe,id=mon,path=monitor -mon chardev=mon,mode=readline
+	: >console.log
+	cat monitor.out >monitor.log &
+	drain=$!
+	tail -n +1 -f --pid=$$ console.log | while read -r line; do
+		case $line in
+		*"# bklfree-inject: "*) tag=${line##*# bklfree-inject: } ;;
+		*) continue ;;
+		esac
+		tag=$(printf '%s' "$tag" | tr -d '\r')
+		grep "^$tag " inject.list | cut -d' ' -f2- >monitor.in
+	done &
+	watcher=$!
+fi
+
+start=$(now)
+run_qemu "$accel" "$bz" "$cmdline" "$secs" "$@"
+rc=$?
+wall=$(elapsed "$start")
+[ -n "${watcher:-}" ] && kill "$watcher" "${drain:-}" 2>/dev/null
+
+timed_out=
+[ "$rc" = 124 ] || [ "$rc" = 137 ] && timed_out=--timed-out
+if [ ! -s console.log ] && [ -z "$timed_out" ] && [ "$rc" != 0 ]; then
+	# QEMU never ran the guest: a harness error, not a kernel verdict.
+	reason=$(head -n 1 qemu.stderr)
+	printf 'verdict=error\nreason=qemu exited with status %s: %s\n' \
+		"$rc" "$reason" >verdict
+else
+	"$TOOLS/verdict" $timed_out console.log >verdict ||
+		die "verdict failed on '$run/console.log'"
+fi
+grep -v '^\[ *[0-9]*\.[0-9]*\]' console.log >ktap.txt
+sed -n 's/^ *# lseek: //p' console.log >lseek.tsv
+printf 'kernel=%s\nprofile=%s\naccel=%s\nwall=%s\nqemu_status=%s\n' \
+	"$kernel" "$profile" "$accel" "$wall" "$rc" >>verdict
+v=$(sed -n 's/^verdict=//p' verdict)
+progress boot "$(printf '%-9s %-12s %-6s %5s s  %s' "$kernel" "$profile" "$v" "$wall" "$(sed -n 's/^reason=//p' verdict)")"
+[ "$v" != hang ] || progress boot "  console kept in $run/console.log"

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ktap.h - the one helper every guest test includes (like kselftest.h).
+ *
+ * A test declares what it needs in one struct and a table of cases:
+ *
+ *	static void run(void) { ... ktap_ok(cond, "desc %s", x); ... }
+ *
+ *	const struct ktap_test ktap_test = {
+ *		.plan = ARRAY_SIZE(tcases),
+ *		.devices = (const char *const[]){ "/dev/video0", NULL },
+ *		.kconfig = (const char *const[]){ "CONFIG_VIDEO_VIVID", NULL },
+ *		.timeout = 30,
+ *		.upstream = "9e4d79a98ebd",
+ *		.run = run,
+ *	};
+ *
+ * The shared main() prints "KTAP version 1" and the plan, skips the whole
+ * test naming the first missing need ("1..0 # SKIP /dev/video0 absent"),
+ * arms an alarm for the timeout, runs the cases and exits 0 when every case
+ * passed, 1 when any failed or the plan was not met, 4 when all skipped.
+ * Never print a result line by hand: use ktap_ok(), ktap_skip(), ktap_bail().
+ */
+#ifndef BKLFREE_KTAP_H
+#define BKLFREE_KTAP_H
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#define KTAP_PASS 0
+#define KTAP_FAIL 1
+#define KTAP_SKIP 4
+
+struct ktap_test {
+	unsigned int plan;		/* number of ktap_ok/ktap_skip calls */
+	const char *const *devices;	/* NULL-terminated paths that must exist */
+	const char *const *kconfig;	/* NULL-terminated CONFIG_ names, =y */
+	unsigned int timeout;		/* seconds; 0 means 30 */
+	const char *upstream;		/* commit or patch the test guards */
+	void (*run)(void);
+};
+
+/* Defined by the test file. */
+extern const struct ktap_test ktap_test;
+
+static unsigned int ktap_count, ktap_failed, ktap_skipped;
+
+static void ktap_vline(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stdout);
+	vprintf(fmt, ap);
+}
+
+/* A diagnostic line; fmt has no newline. */
+static inline __attribute__((format(printf, 1, 2)))
+void ktap_diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ktap_vline("# ", fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+/* One case: "ok N desc" or "not ok N desc". Returns cond. */
+static inline __attribute__((format(printf, 2, 3)))
+int ktap_ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	ktap_count++;
+	if (!cond)
+		ktap_failed++;
+	printf("%s %u ", cond ? "ok" : "not ok", ktap_count);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	return cond;
+}
+
+/* One skipped case: "ok N desc # SKIP reason". */
+static inline __attribute__((format(printf, 2, 3)))
+void ktap_skip(const char *reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	ktap_count++;
+	ktap_skipped++;
+	printf("ok %u ", ktap_count);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf(" # SKIP %s\n", reason);
+}
+
+/* The test cannot go on: "Bail out! reason", exit as failed. */
+static inline __attribute__((format(printf, 1, 2), noreturn))
+void ktap_bail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ktap_vline("Bail out! ", fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	exit(KTAP_FAIL);
+}
+
+/* "what: strerror" for a failed call, as a diagnostic. Returns -1. */
+static inline int ktap_perror(const char *what)
+{
+	ktap_diag("%s: %s", what, strerror(errno));
+	return -1;
+}
+
+static int ktap_kconfig_set(const char *name)
+{
+	size_t len = strlen(name);
+	char line[256];
+	int found = 0;
+	FILE *f;
+
+	f = popen("zcat /proc/config.gz 2>/dev/null", "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, len) && !strcmp(line + len, "=y\n"))
+			found = 1;
+	pclose(f);
+	return found;
+}
+
+static void ktap_on_alarm(int sig)
+{
+	static const char msg[] = "Bail out! timeout\n";
+
+	(void)sig;
+	if (write(STDOUT_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(KTAP_FAIL);
+	_exit(KTAP_FAIL);
+}
+
+int main(void)
+{
+	const struct ktap_test *t = &ktap_test;
+	const char *const *p;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	puts("KTAP version 1");
+	if (t->upstream)
+		ktap_diag("guards %s", t->upstream);
+	for (p = t->devices; p && *p; p++) {
+		if (access(*p, F_OK)) {
+			printf("1..0 # SKIP %s absent\n", *p);
+			return KTAP_SKIP;
+		}
+	}
+	for (p = t->kconfig; p && *p; p++) {
+		if (!ktap_kconfig_set(*p)) {
+			printf("1..0 # SKIP %s not set\n", *p);
+			return KTAP_SKIP;
+		}
+	}
+	printf("1..%u\n", t->plan);
+	signal(SIGALRM, ktap_on_alarm);
+	alarm(t->timeout ? t->timeout : 30);
+	t->run();
+	alarm(0);
+	if (ktap_count != t->plan) {
+		ktap_diag("planned %u cases, ran %u", t->plan, ktap_count);
+		return KTAP_FAIL;
+	}
+	if (ktap_failed)
+		return KTAP_FAIL;
+	if (ktap_skipped == ktap_count && ktap_count)
+		return KTAP_SKIP;
+	return KTAP_PASS;
+}
+
+#endif /* BKLFREE_KTAP_H */
