@@ -125,6 +125,27 @@ static inline int ktap_perror(const char *what)
 	return -1;
 }
 
+/*
+ * The common case table: one row per case, a description and a function
+ * returning non-zero on success. A failing row with errno set also prints
+ * the errno as a diagnostic.
+ */
+struct ktap_case {
+	const char *desc;
+	int (*fn)(void);
+};
+
+static inline void ktap_run_cases(const struct ktap_case *c, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		errno = 0;
+		if (!ktap_ok(c[i].fn(), "%s", c[i].desc) && errno)
+			ktap_perror(c[i].desc);
+	}
+}
+
 static int ktap_kconfig_set(const char *name)
 {
 	size_t len = strlen(name);
