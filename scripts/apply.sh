@@ -62,10 +62,10 @@ for s in $order; do
 			die "series '$s' lists 'patches/$s/$p', which does not exist"
 		strip=${opt:--p1}
 		log="$logdir/apply-$s-$(basename "$p" .patch).log"
-		if ! patch -d "$new" $strip -N -s --dry-run -i "$file" >"$log" 2>&1; then
+		if ! patch -d "$new" $strip -N --dry-run -i "$file" >"$log" 2>&1; then
 			where=$(awk '
 				/^checking file |^patching file / { f = $3 }
-				/FAILED|malformed|Only garbage|can.t find file/ {
+				/FAILED|malformed|Only garbage|can.t find file|Reversed|already exists/ {
 					print "file " f ": " $0; exit }' "$log")
 			rm -rf "$new"
 			die "series '$s': patch 'patches/$s/$p' does not apply: ${where:-see log}; log: $log"

@@ -69,13 +69,31 @@ if [ ! -s console.log ] && [ -z "$timed_out" ] && [ "$rc" != 0 ]; then
 	printf 'verdict=error\nreason=qemu exited with status %s: %s\n' \
 		"$rc" "$reason" >verdict
 else
-	"$TOOLS/verdict" $timed_out console.log >verdict ||
+	"$TOOLS/verdict" $timed_out --exit-status "$rc" console.log >verdict ||
 		die "verdict failed on '$run/console.log'"
 fi
 grep -v '^\[ *[0-9]*\.[0-9]*\]' console.log >ktap.txt
 sed -n 's/^ *# lseek: //p' console.log >lseek.tsv
 printf 'kernel=%s\nprofile=%s\naccel=%s\nwall=%s\nqemu_status=%s\n' \
 	"$kernel" "$profile" "$accel" "$wall" "$rc" >>verdict
-v=$(sed -n 's/^verdict=//p' verdict)
+v=$(kv verdict verdict)
+# KCIDB-like record of this boot: its build, the test path and status.
+case $v in
+pass) status=PASS ;; skip) status=SKIP ;; error) status=ERROR ;; *) status=FAIL ;;
+esac
+cat >result.json <<EOT
+{
+  "build": {"id": "bklfree:$kernel", "architecture": "x86_64",
+            "config_name": "lab-union", "log_path": "../../../build/kernel/$kernel/build.log"},
+  "boot": {"profile": "$profile", "accel": "$accel", "duration": $wall,
+           "qemu_status": $rc},
+  "test": {"id": "bklfree:$kernel:$profile", "build_id": "bklfree:$kernel",
+           "path": "boot.$profile", "status": "$status", "verdict": "$v",
+           "reason": $(json_str "$(kv verdict reason)"),
+           "passed": $(kv verdict passed | grep . || echo 0),
+           "failed": $(kv verdict failed | grep . || echo 0),
+           "log_path": "$kernel/$profile/console.log"}
+}
+EOT
 progress boot "$(printf '%-9s %-12s %-6s %5s s  %s' "$kernel" "$profile" "$v" "$wall" "$(sed -n 's/^reason=//p' verdict)")"
 [ "$v" != hang ] || progress boot "  console kept in $run/console.log"

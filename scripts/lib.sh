@@ -5,7 +5,7 @@
 : "${TOP:=$(cd "$(dirname "$0")/.." && pwd)}"
 : "${BUILD:=$TOP/build}"
 : "${RESULTS:=$TOP/results}"
-TOOLS="$BUILD/tools"
+: "${TOOLS:=$BUILD/tools}"
 PRISTINE="$BUILD/pristine"
 KTREES="$BUILD/kernel"
 TARBALL=/usr/src/linux-source-6.1.tar.xz
@@ -82,4 +82,17 @@ run_qemu() {
 		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init $_cmdline" \
 		-chardev file,id=con,path=console.log -serial chardev:con \
 		"$@" </dev/null 2>qemu.stderr
+}
+
+# json_str TEXT: TEXT as a JSON string literal (quotes, backslashes and
+# control characters escaped).
+json_str() {
+	printf '%s' "$1" | tr -d '\000-\010\013-\037' |
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' |
+		awk 'BEGIN { printf "\"" } NR > 1 { printf "\\n" } { printf "%s", $0 } END { printf "\"" }'
+}
+
+# kv FILE KEY: the value of KEY in a key=value file.
+kv() {
+	sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1
 }

@@ -1,0 +1,86 @@
+#!/bin/sh
+# check.sh: every test of the project, ending with "N passed, N failed".
+#   1. host tests: each tests/host/tNNNN-*.sh prints KTAP; every top-level
+#      case counts (a skip is counted as skipped, never as passed)
+#   2. the boot matrix: both kernels are built and every profile is booted
+#      on both; each boot counts, and only a "pass" verdict passes
+#   3. the lseek ABI comparison of each profile: passes when nothing but
+#      the series' expected changes differs
+# Exit status 0 only when nothing failed.
+. "$(dirname "$0")/lib.sh"
+
+passed=0 failed=0 skipped=0
+failures=
+logdir="$RESULTS/check"
+mkdir -p "$logdir"
+
+count() { # count pass|fail|skip NAME [DETAIL]
+	case $1 in
+	pass) passed=$((passed + 1)); printf 'ok      %s\n' "$2" ;;
+	skip) skipped=$((skipped + 1)); printf 'skip    %s # %s\n' "$2" "$3" ;;
+	*) failed=$((failed + 1)); printf 'FAIL    %s%s\n' "$2" "${3:+: $3}"
+	   failures="$failures
+  $2${3:+: $3}" ;;
+	esac
+}
+
+echo "== host tests"
+for t in "$TOP"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh; do
+	name=$(basename "$t" .sh)
+	log="$logdir/$name.log"
+	TOOLS="$TOOLS" TMPDIR="$logdir/tmp-$name" sh -c 'mkdir -p "$TMPDIR" && exec sh "$0"' "$t" >"$log" 2>&1
+	rc=$?
+	# Top-level result lines of the test's KTAP.
+	n_ok=$(grep -c '^ok [0-9]' "$log" | head -n 1)
+	n_skip=$(grep -c '^ok [0-9].*# [Ss][Kk][Ii][Pp]' "$log")
+	n_bad=$(grep -c '^not ok [0-9]' "$log")
+	n_ok=$((n_ok - n_skip))
+	grep '^not ok [0-9]' "$log" | while read -r line; do
+		echo "  $name: $line"
+	done
+	passed=$((passed + n_ok))
+	skipped=$((skipped + n_skip))
+	failed=$((failed + n_bad))
+	if [ "$rc" -ne 0 ] && [ "$n_bad" -eq 0 ]; then
+		count fail "$name" "exit status $rc without a failing case; log: $log"
+	else
+		printf '%-7s %s: %s passed, %s failed, %s skipped\n' \
+			"$([ "$n_bad" -eq 0 ] && echo ok || echo FAIL)" "$name" \
+			"$n_ok" "$n_bad" "$n_skip"
+		[ "$n_bad" -eq 0 ] || failures="$failures
+  $name: $n_bad failed case(s); log: $log"
+	fi
+done
+
+echo "== kernels and boots"
+if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
+	PROFILES="$(all_profiles | tr '\n' ' ')"; then
+	for p in $(all_profiles); do
+		for k in baseline patched; do
+			f="$RESULTS/$k/$p/verdict"
+			v=$(kv "$f" verdict)
+			if [ "$v" = pass ]; then
+				count pass "boot $k/$p"
+			else
+				count fail "boot $k/$p" "${v:-no verdict}: $(kv "$f" reason) (console: ${f%verdict}console.log)"
+			fi
+		done
+		if out=$("$TOP/scripts/lseek-diff.sh" "$p"); then
+			count pass "lseek ABI $p ($out)"
+		else
+			count fail "lseek ABI $p" "$out; details: $RESULTS/lseek-diff/$p.txt"
+		fi
+	done
+	"$TOP/scripts/report.sh" >"$logdir/report.txt" 2>&1
+else
+	count fail "build and boot" "make boot failed (see above)"
+fi
+
+[ -z "$failures" ] || printf '\nfailures:%s\n' "$failures"
+echo
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

@@ -1,0 +1,59 @@
+#!/bin/sh
+# lseek-diff.sh PROFILE: compare the lseek ABI records of the baseline and
+# patched boots of PROFILE. A path whose record differs must be listed, with
+# its new record, in the expected-lseek-changes file of an applied series;
+# anything else is an accident. Prints one summary line and writes the
+# details to results/lseek-diff/PROFILE.txt. Exit 0 when nothing
+# unexpected changed (and every expected change that could show did), 1
+# otherwise, 2 when a boot left no records to compare.
+. "$(dirname "$0")/lib.sh"
+
+profile=${1:?usage: lseek-diff.sh PROFILE}
+a="$RESULTS/baseline/$profile/lseek.tsv"
+b="$RESULTS/patched/$profile/lseek.tsv"
+out="$RESULTS/lseek-diff/$profile.txt"
+mkdir -p "$RESULTS/lseek-diff"
+if [ ! -s "$a" ] || [ ! -s "$b" ]; then
+	echo "no records (a boot did not reach the lseek walk)" | tee "$out"
+	exit 2
+fi
+
+# Expected changes of the series that were applied to the patched tree.
+expected="$RESULTS/lseek-diff/expected.tsv"
+: >"$expected"
+for s in $(cut -d/ -f1 "$KTREES/patched/applied" 2>/dev/null | sort -u); do
+	f="$TOP/patches/$s/expected-lseek-changes"
+	[ -f "$f" ] && sed -e '/^#/d' -e '/^$/d' "$f" >>"$expected"
+done
+
+awk -F '\t' -v out="$out" '
+	FILENAME == ARGV[1] { want[$1] = $0; next }
+	FILENAME == ARGV[2] { base[$1] = $0; next }
+	{ patched[$1] = $0 }
+	END {
+		for (p in base)
+			if (!(p in patched))
+				bad[n++] = "gone:       " base[p]
+		for (p in patched) {
+			if (!(p in base)) {
+				if (want[p] == patched[p]) exp++
+				else bad[n++] = "new:        " patched[p]
+				continue
+			}
+			if (base[p] == patched[p]) {
+				if (p in want) bad[n++] = "unchanged:  " base[p] "  (expected " want[p] ")"
+				continue
+			}
+			if (want[p] == patched[p]) { exp++; ok[m++] = "expected:   " base[p] "  ->  " patched[p]; continue }
+			bad[n++] = "unexpected: " base[p] "  ->  " patched[p]
+		}
+		for (i = 0; i < m; i++) print ok[i] > out
+		for (i = 0; i < n; i++) print bad[i] > out
+		if (n) printf "%d unexpected difference(s), %d expected\n", n, exp
+		else if (exp) printf "%d expected change(s), nothing else differs\n", exp
+		else print "same"
+		exit n > 0
+	}' "$expected" "$a" "$b"
+rc=$?
+[ -f "$out" ] && sort -o "$out" "$out"
+exit $rc
