@@ -1,0 +1,823 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verdict: judge one guest boot from its serial console log.
+ *
+ *   verdict [--timed-out] [--exit-status N] CONSOLE_LOG
+ *
+ *   --timed-out       the runner killed QEMU when the profile's timeout
+ *                     expired
+ *   --exit-status N   QEMU's exit status (0 to 255); anything but 0 fails
+ *                     the boot
+ *
+ * The console carries two streams. Kernel lines start with a printk
+ * timestamp, "[    1.234567] ", and are scanned for splats: the reports of
+ * WARN, BUG, oopses, lockdep, the hung task and lockup detectors, RCU
+ * stalls, UBSAN, KASAN, kmemleak and panic (splat_patterns[] below). Every
+ * other line is user space: the guest init prints "KTAP version 1" at the
+ * top level, and each test program's own KTAP is nested under it, indented
+ * by 4 spaces a level. Lines end in CRLF as QEMU captures them, or LF; NUL
+ * bytes are dropped and a last line cut short is read as it is.
+ *
+ * The verdict is the first of these that applies:
+ *
+ *   panic  a "Kernel panic" line
+ *   hang   --timed-out
+ *   fail   a splat; QEMU's status is not 0; a "Bail out!" at any level; a
+ *          top-level "not ok" without a SKIP, XFAIL or TODO directive, or
+ *          any TIMEOUT; a top-level ok or SKIP over a failing subtest or
+ *          an unmet subtest plan; no top-level KTAP; a top-level plan
+ *          missing or not met
+ *   skip   every top-level result is a SKIP, or the plan is 1..0
+ *   pass   otherwise
+ *
+ * The output is key=value lines, always all of them, in this order:
+ * verdict, ktap (complete, incomplete or absent), tests (the top-level
+ * plan), passed, failed, skipped, xfail and timeout (top-level results, each
+ * counted once: TODO counts as xfail), subtests_passed (XFAIL and TODO
+ * included), subtests_failed (TIMEOUT included) and subtests_skipped (every
+ * result below the top level), splats, reason (one line) and
+ * first_splat_line (0 without a splat). The exit status is 0 with a
+ * verdict, whatever it is, and 2 on a usage or I/O error.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* KTAP levels followed; a line indented deeper is ignored. */
+#define MAX_DEPTH 16
+/* A line kept for a reason is cut to this; a reason is a little longer. */
+#define TEXT_MAX 512
+#define REASON_MAX (TEXT_MAX + 64)
+
+static const char usage[] =
+	"usage: verdict [--timed-out] [--exit-status N] CONSOLE_LOG";
+
+enum {
+	SPLAT_PANIC = 1,	/* the kernel stopped: verdict=panic */
+	SPLAT_PART = 2,		/* may belong to the report a header opened */
+	SPLAT_END = 4,		/* closes the open report */
+};
+
+struct splat_pattern {
+	const char *text;	/* a substring of the message */
+	const char *also;	/* a second one it needs, or NULL */
+	const char *kind;	/* named in the reason; NULL: not a splat */
+	unsigned int flags;
+};
+
+/*
+ * The first entry whose text occurs in a kernel message decides, so the
+ * lines that are no splat come first and the specific before the general.
+ * Each report counts once, by its header line: a counted line opens a
+ * report, a "---[ end" line closes it (lockdep, hung task and stall reports
+ * print none and stay open), and a SPLAT_PART line counts only when no
+ * report is open. It can change the count, never the verdict.
+ */
+static const struct splat_pattern splat_patterns[] = {
+	/*
+	 * print_oops_end_marker() (kernel/panic.c) after a WARN or an oops:
+	 * "---[ end trace 0000000000000000 ]---"; panic() ends with
+	 * "---[ end Kernel panic - not syncing: ... ]---", no second panic.
+	 */
+	{ "---[ end ", NULL, NULL, SPLAT_END },
+	/*
+	 * show_signal() (arch/x86/kernel/traps.c): a user program's fault,
+	 * "traps: t[95] general protection fault ip:4011d6 sp:7ffd...",
+	 * which its test reports.
+	 */
+	{ "general protection fault ip:", NULL, NULL, 0 },
+	/*
+	 * arch/x86/kernel/cpu/bugs.c at boot: notes on the host CPU's
+	 * mitigations, seen under KVM: "RETBleed: WARNING: Spectre v2
+	 * mitigation leaves CPU vulnerable to RETBleed attacks, data leaks
+	 * possible!". These four prefixes are all its "WARNING:" lines.
+	 */
+	{ "RETBleed: WARNING:", NULL, NULL, 0 },
+	{ "ITS: WARNING:", NULL, NULL, 0 },
+	{ "Spectre V2 : WARNING:", NULL, NULL, 0 },
+	{ "Speculative Return Stack Overflow: WARNING:", NULL, NULL, 0 },
+	/* panic(): "Kernel panic - not syncing: Fatal exception" */
+	{ "Kernel panic", NULL, "panic", SPLAT_PANIC },
+	/*
+	 * kernel/watchdog.c: "watchdog: BUG: soft lockup - CPU#0 stuck for
+	 * 22s! [t:95]"
+	 */
+	{ "watchdog: BUG: soft lockup", NULL, "soft lockup", 0 },
+	/*
+	 * kernel/watchdog_hld.c: "NMI watchdog: Watchdog detected hard LOCKUP
+	 * on cpu 0"
+	 */
+	{ "Watchdog detected hard LOCKUP", NULL, "hard lockup", 0 },
+	/* BUG() and BUG_ON() (lib/bug.c): "kernel BUG at mm/slub.c:435!" */
+	{ "kernel BUG at", NULL, "BUG", 0 },
+	/*
+	 * "BUG: unable to handle page fault for address: ...", "BUG: kernel
+	 * NULL pointer dereference, address: ..." (arch/x86/mm/fault.c),
+	 * "BUG: sleeping function called from invalid context at ...",
+	 * "BUG: scheduling while atomic: ..." (kernel/sched/core.c),
+	 * "BUG: KASAN: slab-use-after-free in ..." (mm/kasan/report.c),
+	 * "BUG: workqueue lockup - ...", "BUG: Bad page state in process ..."
+	 */
+	{ "BUG:", NULL, "BUG", 0 },
+	/*
+	 * __die_header() (arch/x86/kernel/dumpstack.c): "Oops: 0002 [#1]
+	 * PREEMPT SMP NOPTI", inside the page fault report a "BUG:" opened.
+	 */
+	{ "Oops:", NULL, "Oops", SPLAT_PART },
+	/*
+	 * exc_general_protection() (arch/x86/kernel/traps.c): "general
+	 * protection fault, probably for non-canonical address 0x...: 0000
+	 * [#1] PREEMPT SMP KASAN NOPTI"
+	 */
+	{ "general protection fault", NULL, "general protection fault", 0 },
+	/*
+	 * __warn() (kernel/panic.c): "WARNING: CPU: 0 PID: 1 at
+	 * drivers/x.c:12 foo+0x1/0x2"; and lockdep (kernel/locking/lockdep.c):
+	 * "WARNING: possible circular locking dependency detected",
+	 * "WARNING: possible recursive locking detected", "WARNING:
+	 * inconsistent lock state", "WARNING: suspicious RCU usage", ...
+	 */
+	{ "WARNING:", NULL, "WARNING", 0 },
+	/*
+	 * kernel/hung_task.c: "INFO: task t:95 blocked for more than 20
+	 * seconds."
+	 */
+	{ "INFO: task ", "blocked for more than", "hung task", 0 },
+	/*
+	 * lockdep's assign_lock_key(): "INFO: trying to register non-static
+	 * key."
+	 */
+	{ "INFO: trying to register non-static key", NULL, "lockdep", 0 },
+	/*
+	 * lockdep before "WARNING:" replaced "INFO:" in its headers: "INFO:
+	 * possible recursive locking detected"
+	 */
+	{ "INFO: possible recursive locking", NULL, "lockdep", 0 },
+	/*
+	 * lockdep, debug_show_all_locks() and debug_show_held_locks(): "INFO:
+	 * lockdep is turned off.", inside a hung task or sleeping function
+	 * report once an earlier report turned lockdep off.
+	 */
+	{ "INFO: lockdep is turned off", NULL, "lockdep", SPLAT_PART },
+	/*
+	 * RCU stall warnings (kernel/rcu/tree_stall.h, tree_exp.h): "rcu:
+	 * INFO: rcu_sched detected stalls on CPUs/tasks:", "rcu: INFO:
+	 * rcu_sched self-detected stall on CPU", "rcu: INFO: rcu_sched
+	 * detected expedited stalls on CPUs/tasks: {"
+	 */
+	{ "detected stalls", NULL, "RCU stall", 0 },
+	{ "self-detected stall", NULL, "RCU stall", 0 },
+	{ "detected expedited stalls", NULL, "RCU stall", 0 },
+	/* lib/ubsan.c: "UBSAN: shift-out-of-bounds in lib/x.c:12:3" */
+	{ "UBSAN:", NULL, "UBSAN", 0 },
+	/*
+	 * kasan_non_canonical_hook() (mm/kasan/report.c): "KASAN:
+	 * null-ptr-deref in range [...]", inside a general protection fault
+	 * report. Its own reports start "BUG: KASAN:", matched above.
+	 */
+	{ "KASAN:", NULL, "KASAN", SPLAT_PART },
+	/*
+	 * mm/kmemleak.c: with kmemleak.verbose=1, "kmemleak: unreferenced
+	 * object 0xffff888003a1b2c0 (size 32):" for each leaked object, then
+	 * "kmemleak: 2 new suspected memory leaks (see
+	 * /sys/kernel/debug/kmemleak)": one report.
+	 */
+	{ "kmemleak: unreferenced object", NULL, "memory leak", SPLAT_PART },
+	{ "suspected memory leak", NULL, "memory leak", SPLAT_PART },
+};
+
+enum line_kind {
+	LINE_OTHER,	/* user space, not KTAP */
+	LINE_KERNEL,
+	LINE_VERSION,	/* "KTAP version 1" */
+	LINE_PLAN,	/* "1..N" */
+	LINE_RESULT,	/* "ok N desc", "not ok N desc # DIRECTIVE reason" */
+	LINE_BAIL,	/* "Bail out! reason" */
+	LINE_DIAG,	/* "# text" */
+};
+
+enum result {
+	RESULT_PASS,
+	RESULT_FAIL,
+	RESULT_SKIP,
+	RESULT_XFAIL,	/* XFAIL or TODO */
+	RESULT_TIMEOUT,
+	NR_RESULTS
+};
+
+struct line {
+	enum line_kind kind;
+	unsigned int depth;	/* KTAP level: indentation / 4 */
+	const char *text;	/* after the timestamp or the indentation */
+	unsigned long number;	/* of a result; the count of a plan */
+	enum result result;
+};
+
+struct splats {
+	unsigned long count;
+	unsigned long first_line;
+	int open;		/* a counted report has not ended yet */
+	char first[TEXT_MAX];	/* the reason for the first one */
+	char panic[TEXT_MAX];	/* the reason for the first panic */
+};
+
+/* A failure below the top level, waiting for its parent's result. */
+struct problem {
+	unsigned long line;	/* 0: none */
+	int fatal;		/* a Bail out!: even XFAIL does not excuse it */
+	const char *what;
+	char text[TEXT_MAX];
+};
+
+struct level {
+	int planned;
+	unsigned long plan, plan_line, results;
+	struct problem problem;
+};
+
+struct ktap {
+	int started;		/* the top-level version line was seen */
+	struct level level[MAX_DEPTH + 1];
+	unsigned long top[NR_RESULTS], sub[NR_RESULTS];
+	char last[TEXT_MAX];	/* the last KTAP line, for a hang */
+	char failure[TEXT_MAX];	/* the first failure, in log order */
+};
+
+struct verdict {
+	const char *name;
+	char reason[REASON_MAX];
+};
+
+struct options {
+	int timed_out;
+	int exit_status;
+	const char *path;
+};
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n%s\n", usage);
+	exit(2);
+}
+
+static int parse_status(const char *s)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(s, &end, 10);
+	if (!isdigit((unsigned char)*s) || *end || errno || n > 255)
+		usage_error("bad exit status '%s' (expected 0 to 255)", s);
+	return (int)n;
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int i, options = 1;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!options || a[0] != '-' || !a[1]) {
+			if (o->path)
+				usage_error("more than one console log: '%s'",
+					    a);
+			o->path = a;
+		} else if (!strcmp(a, "--")) {
+			options = 0;
+		} else if (!strcmp(a, "--timed-out")) {
+			o->timed_out = 1;
+		} else if (!strcmp(a, "--exit-status")) {
+			if (++i == argc)
+				usage_error("option '%s' needs a value", a);
+			o->exit_status = parse_status(argv[i]);
+		} else if (!strncmp(a, "--exit-status=", 14)) {
+			o->exit_status = parse_status(a + 14);
+		} else {
+			usage_error("unknown option '%s'", a);
+		}
+	}
+	if (!o->path)
+		usage_error("no console log given");
+}
+
+/* printf into a TEXT_MAX buffer unless it already holds a text. */
+static void __attribute__((format(printf, 2, 3)))
+set_first(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (buf[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, TEXT_MAX, fmt, ap);
+	va_end(ap);
+}
+
+static const char *skip_digits(const char *s)
+{
+	while (isdigit((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* "[    1.234567] text": the text, or NULL for a user-space line. */
+static const char *kernel_text(const char *s)
+{
+	const char *p;
+
+	if (*s++ != '[')
+		return NULL;
+	while (*s == ' ')
+		s++;
+	p = skip_digits(s);
+	if (p == s || *p++ != '.')
+		return NULL;
+	s = skip_digits(p);
+	if (s == p || *s++ != ']')
+		return NULL;
+	if (*s == ' ')
+		return s + 1;
+	return *s ? NULL : s;
+}
+
+/* A number at s followed by the end or a space, or NULL. */
+static const char *number(const char *s, unsigned long *n)
+{
+	const char *end = skip_digits(s);
+
+	if (end == s || (*end && *end != ' '))
+		return NULL;
+	*n = strtoul(s, NULL, 10);
+	return end;
+}
+
+static int keyword(const char *s, const char *word)
+{
+	size_t len = strlen(word);
+
+	return !strncasecmp(s, word, len) &&
+	       (!s[len] || isspace((unsigned char)s[len]));
+}
+
+/* rest: what follows the test number, " desc # DIRECTIVE reason". */
+static enum result classify_result(int ok, const char *rest)
+{
+	const char *d = strstr(rest, " # ");
+
+	if (d) {
+		for (d += 3; *d == ' '; d++)
+			;
+		if (keyword(d, "SKIP"))
+			return RESULT_SKIP;
+		if (keyword(d, "XFAIL") || keyword(d, "TODO"))
+			return RESULT_XFAIL;
+		if (keyword(d, "TIMEOUT"))
+			return RESULT_TIMEOUT;
+	}
+	return ok ? RESULT_PASS : RESULT_FAIL;
+}
+
+static enum line_kind classify_ktap(const char *t, struct line *l)
+{
+	int ok = !strncmp(t, "ok ", 3);
+
+	if (!strncmp(t, "KTAP version ", 13) || !strncmp(t, "TAP version ", 12))
+		return LINE_VERSION;
+	if (!strncmp(t, "1..", 3) && number(t + 3, &l->number))
+		return LINE_PLAN;
+	if (ok || !strncmp(t, "not ok ", 7)) {
+		const char *rest = number(t + (ok ? 3 : 7), &l->number);
+
+		if (!rest)
+			return LINE_OTHER;
+		l->result = classify_result(ok, rest);
+		return LINE_RESULT;
+	}
+	if (!strncmp(t, "Bail out!", 9))
+		return LINE_BAIL;
+	if (t[0] == '#')
+		return LINE_DIAG;
+	return LINE_OTHER;
+}
+
+/* Classify one console line, without its line end. */
+static void classify_line(const char *s, struct line *l)
+{
+	size_t indent = strspn(s, " ");
+
+	memset(l, 0, sizeof(*l));
+	l->text = kernel_text(s);
+	if (l->text) {
+		l->kind = LINE_KERNEL;
+		return;
+	}
+	l->text = s + indent;
+	if (indent % 4 || indent / 4 >= MAX_DEPTH)
+		return;
+	l->depth = indent / 4;
+	l->kind = classify_ktap(l->text, l);
+}
+
+static const struct splat_pattern *match_splat(const char *text)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(splat_patterns); i++) {
+		const struct splat_pattern *p = &splat_patterns[i];
+
+		if (!strstr(text, p->text))
+			continue;
+		if (!p->also || strstr(text, p->also))
+			return p;
+	}
+	return NULL;
+}
+
+/* Scan one kernel message for a splat. */
+static void scan_splat(struct splats *s, const char *text,
+		       unsigned long lineno)
+{
+	const struct splat_pattern *p = match_splat(text);
+
+	if (!p)
+		return;
+	if (p->flags & SPLAT_END)
+		s->open = 0;
+	if (!p->kind || ((p->flags & SPLAT_PART) && s->open))
+		return;
+	s->open = 1;
+	if (!s->count++) {
+		s->first_line = lineno;
+		set_first(s->first, "kernel %s at line %lu: %s", p->kind,
+			  lineno, text);
+	}
+	if (p->flags & SPLAT_PANIC)
+		set_first(s->panic, "kernel %s at line %lu: %s", p->kind,
+			  lineno, text);
+}
+
+static void note_problem(struct level *lv, unsigned long lineno,
+			 const char *what, int fatal, const char *text)
+{
+	struct problem *p = &lv->problem;
+
+	if (p->line)
+		return;
+	p->line = lineno;
+	p->what = what;
+	p->fatal = fatal;
+	snprintf(p->text, sizeof(p->text), "%s", text);
+}
+
+/* The KTAP document at a nested level ends: check its plan. */
+static void end_document(struct level *lv)
+{
+	if (lv->planned && lv->results != lv->plan) {
+		char text[64];
+
+		snprintf(text, sizeof(text), "1..%lu with %lu results",
+			 lv->plan, lv->results);
+		note_problem(lv, lv->plan_line, "unmet subtest plan", 0, text);
+	}
+	lv->planned = 0;
+	lv->results = 0;
+}
+
+/* Hand level d's problem to level d - 1, with no result line to judge it. */
+static void pass_up(struct ktap *k, unsigned int d)
+{
+	struct problem *p = &k->level[d].problem;
+
+	if (p->line && !k->level[d - 1].problem.line)
+		k->level[d - 1].problem = *p;
+	memset(p, 0, sizeof(*p));
+}
+
+/* End the documents deeper than depth, passing their problems up. */
+static void unwind(struct ktap *k, unsigned int depth)
+{
+	unsigned int d;
+
+	for (d = MAX_DEPTH; d > depth; d--) {
+		end_document(&k->level[d]);
+		if (d > depth + 1)
+			pass_up(k, d);
+	}
+}
+
+static void ktap_version(struct ktap *k, const struct line *l,
+			 unsigned long lineno)
+{
+	if (l->depth) {
+		unwind(k, l->depth);
+		pass_up(k, l->depth + 1);
+		end_document(&k->level[l->depth]);
+	} else if (k->started) {
+		set_first(k->failure, "KTAP restarted at line %lu: %s", lineno,
+			  l->text);
+	}
+	k->started = 1;
+}
+
+static void ktap_plan(struct ktap *k, const struct line *l,
+		      unsigned long lineno)
+{
+	struct level *lv = &k->level[l->depth];
+
+	if (!lv->planned) {
+		lv->planned = 1;
+		lv->plan = l->number;
+		lv->plan_line = lineno;
+	} else if (l->depth) {
+		note_problem(lv, lineno, "second subtest plan", 0, l->text);
+	} else {
+		set_first(k->failure, "second top-level plan at line %lu: %s",
+			  lineno, l->text);
+	}
+}
+
+static void ktap_bail(struct ktap *k, const struct line *l,
+		      unsigned long lineno)
+{
+	if (l->depth)
+		note_problem(&k->level[l->depth], lineno, "subtest bail out", 1,
+			     l->text);
+	else
+		set_first(k->failure, "bail out at line %lu: %s", lineno,
+			  l->text);
+}
+
+/*
+ * A result judges the subtests just before it: a failing result explains
+ * them, XFAIL or TODO excuses them (a Bail out! excepted), and ok or SKIP
+ * contradicts them, which fails the top level.
+ */
+static void judge(struct ktap *k, const struct line *l, unsigned long lineno)
+{
+	struct problem *child = &k->level[l->depth + 1].problem;
+	struct level *lv = &k->level[l->depth];
+	int failing = l->result == RESULT_FAIL || l->result == RESULT_TIMEOUT;
+	int excused = l->result == RESULT_XFAIL && !child->fatal;
+
+	if (failing && l->depth)
+		note_problem(lv, lineno, "failed subtest", 0, l->text);
+	else if (failing)
+		set_first(k->failure, "%s", l->text);
+	else if (child->line && !excused && l->depth)
+		note_problem(lv, child->line, child->what, child->fatal,
+			     child->text);
+	else if (child->line && !excused)
+		set_first(k->failure, "'%s' contradicts %s at line %lu: %s",
+			  l->text, child->what, child->line, child->text);
+	memset(child, 0, sizeof(*child));
+}
+
+static void ktap_result(struct ktap *k, const struct line *l,
+			unsigned long lineno)
+{
+	struct level *lv = &k->level[l->depth];
+
+	unwind(k, l->depth);
+	judge(k, l, lineno);
+	lv->results++;
+	if (l->depth) {
+		k->sub[l->result]++;
+		return;
+	}
+	k->top[l->result]++;
+	if (l->number != lv->results)
+		set_first(k->failure,
+			  "result out of order at line %lu (expected %lu): %s",
+			  lineno, lv->results, l->text);
+}
+
+/* Follow the KTAP structure, one user-space line at a time. */
+static void ktap_line(struct ktap *k, const struct line *l,
+		      unsigned long lineno)
+{
+	if (l->kind == LINE_OTHER ||
+	    (!k->started && (l->depth || l->kind != LINE_VERSION)))
+		return;
+	snprintf(k->last, sizeof(k->last), "%s", l->text);
+	switch (l->kind) {
+	case LINE_VERSION:
+		ktap_version(k, l, lineno);
+		break;
+	case LINE_PLAN:
+		ktap_plan(k, l, lineno);
+		break;
+	case LINE_RESULT:
+		ktap_result(k, l, lineno);
+		break;
+	case LINE_BAIL:
+		ktap_bail(k, l, lineno);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The log ended: what is still open is a failure. */
+static void ktap_end(struct ktap *k)
+{
+	const struct level *top = &k->level[0];
+	const struct problem *p = &k->level[1].problem;
+	unsigned int d;
+
+	if (!k->started) {
+		set_first(k->failure, "no top-level KTAP version line");
+		return;
+	}
+	/* An unfinished test: its plan cannot be judged, its failures can. */
+	for (d = MAX_DEPTH; d > 1; d--)
+		pass_up(k, d);
+	if (p->line)
+		set_first(k->failure, "%s at line %lu: %s", p->what, p->line,
+			  p->text);
+	if (!top->planned)
+		set_first(k->failure, "no top-level KTAP plan");
+	else if (top->results < top->plan)
+		set_first(k->failure,
+			  "KTAP ends after %lu of %lu planned results",
+			  top->results, top->plan);
+	else if (top->results > top->plan)
+		set_first(k->failure, "%lu results for plan 1..%lu",
+			  top->results, top->plan);
+}
+
+/* Drop NUL bytes (line noise on a serial port) and the line end. */
+static void clean_line(char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		if (s[i])
+			s[n++] = s[i];
+	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	s[n] = '\0';
+}
+
+static void read_log(FILE *f, const char *path, struct splats *s,
+		     struct ktap *k)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	unsigned long lineno = 0;
+	struct line l;
+
+	while ((len = getline(&buf, &cap, f)) >= 0) {
+		lineno++;
+		clean_line(buf, len);
+		classify_line(buf, &l);
+		if (l.kind == LINE_KERNEL)
+			scan_splat(s, l.text, lineno);
+		else
+			ktap_line(k, &l, lineno);
+	}
+	if (ferror(f))
+		die("cannot read '%s': %s", path, strerror(errno));
+	free(buf);
+	ktap_end(k);
+}
+
+static void __attribute__((format(printf, 3, 4)))
+say(struct verdict *v, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	v->name = name;
+	va_start(ap, fmt);
+	vsnprintf(v->reason, sizeof(v->reason), fmt, ap);
+	va_end(ap);
+}
+
+/* The first that applies, as listed at the top of this file. */
+static void decide(const struct options *o, const struct splats *s,
+		   const struct ktap *k, struct verdict *v)
+{
+	const unsigned long *top = k->top;
+	unsigned long results = k->level[0].results;
+
+	if (s->panic[0])
+		say(v, "panic", "%s", s->panic);
+	else if (o->timed_out && k->last[0])
+		say(v, "hang", "timed out after KTAP line '%s'", k->last);
+	else if (o->timed_out)
+		say(v, "hang", "timed out before any KTAP output");
+	else if (s->count)
+		say(v, "fail", "%s", s->first);
+	else if (o->exit_status)
+		say(v, "fail", "qemu exited with status %d", o->exit_status);
+	else if (k->failure[0])
+		say(v, "fail", "%s", k->failure);
+	else if (!results)
+		say(v, "skip", "no tests planned");
+	else if (top[RESULT_SKIP] == results)
+		say(v, "skip", "all tests skipped");
+	else if (top[RESULT_PASS] == results)
+		say(v, "pass", "all tests passed");
+	else
+		say(v, "pass",
+		    "no test failed (%lu passed, %lu skipped, %lu xfail)",
+		    top[RESULT_PASS], top[RESULT_SKIP], top[RESULT_XFAIL]);
+}
+
+static const char *ktap_state(const struct ktap *k)
+{
+	const struct level *top = &k->level[0];
+
+	if (!k->started)
+		return "absent";
+	if (!top->planned || top->results < top->plan)
+		return "incomplete";
+	return "complete";
+}
+
+/* One line, whatever the log held: tabs become spaces, controls '?'. */
+static void print_text(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\t')
+			putchar(' ');
+		else if (iscntrl((unsigned char)*s))
+			putchar('?');
+		else
+			putchar(*s);
+	}
+}
+
+static void print_verdict(const struct verdict *v, const struct splats *s,
+			  const struct ktap *k)
+{
+	const unsigned long *top = k->top, *sub = k->sub;
+	const struct level *lv = &k->level[0];
+
+	printf("verdict=%s\n", v->name);
+	printf("ktap=%s\n", ktap_state(k));
+	printf("tests=%lu\n", lv->planned ? lv->plan : 0);
+	printf("passed=%lu\n", top[RESULT_PASS]);
+	printf("failed=%lu\n", top[RESULT_FAIL]);
+	printf("skipped=%lu\n", top[RESULT_SKIP]);
+	printf("xfail=%lu\n", top[RESULT_XFAIL]);
+	printf("timeout=%lu\n", top[RESULT_TIMEOUT]);
+	printf("subtests_passed=%lu\n", sub[RESULT_PASS] + sub[RESULT_XFAIL]);
+	printf("subtests_failed=%lu\n", sub[RESULT_FAIL] + sub[RESULT_TIMEOUT]);
+	printf("subtests_skipped=%lu\n", sub[RESULT_SKIP]);
+	printf("splats=%lu\n", s->count);
+	fputs("reason=", stdout);
+	print_text(v->reason);
+	putchar('\n');
+	printf("first_splat_line=%lu\n", s->first_line);
+}
+
+int main(int argc, char **argv)
+{
+	static struct splats splats;
+	static struct ktap ktap;
+	struct options o = { 0, 0, NULL };
+	static struct verdict verdict;
+	FILE *f;
+
+	parse_options(argc, argv, &o);
+	f = fopen(o.path, "r");
+	if (!f)
+		die("cannot open '%s': %s", o.path, strerror(errno));
+	read_log(f, o.path, &splats, &ktap);
+	fclose(f);
+	decide(&o, &splats, &ktap, &verdict);
+	print_verdict(&verdict, &splats, &ktap);
+	if (fflush(stdout) || ferror(stdout))
+		die("cannot write the verdict: %s", strerror(errno));
+	return 0;
+}
