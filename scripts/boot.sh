@@ -13,8 +13,8 @@ check_profiles "$profile"
 bz="$KTREES/$kernel/bzImage"
 need_file "$bz" "run 'make build KERNELS=$kernel' first"
 need_file "$BUILD/initramfs.cpio" "run 'make initramfs' first"
-command -v qemu-system-x86_64 >/dev/null ||
-	die "qemu-system-x86_64 not found: apt-get install qemu-system-x86"
+command -v "$QEMU" >/dev/null ||
+	die "'$QEMU' not found: apt-get install qemu-system-x86 (or run 'make deps')"
 
 run="$RESULTS/$kernel/$profile"
 rm -rf "$run"

@@ -24,6 +24,10 @@ count() { # count pass|fail|skip NAME [DETAIL]
 	esac
 }
 
+echo "== tree, kernels and initramfs"
+make -C "$TOP" --no-print-directory build initramfs KERNELS="baseline patched" ||
+	count fail "build" "make build initramfs failed (see above)"
+
 echo "== host tests"
 for t in "$TOP"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh; do
 	name=$(basename "$t" .sh)
@@ -52,7 +56,7 @@ for t in "$TOP"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh; do
 	fi
 done
 
-echo "== kernels and boots"
+echo "== boots"
 if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 	PROFILES="$(all_profiles | tr '\n' ' ')"; then
 	for p in $(all_profiles); do

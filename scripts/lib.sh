@@ -9,6 +9,7 @@
 PRISTINE="$BUILD/pristine"
 KTREES="$BUILD/kernel"
 TARBALL=/usr/src/linux-source-6.1.tar.xz
+: "${QEMU:=qemu-system-x86_64}"
 
 die() {
 	printf 'error: %s\n' "$*" >&2
@@ -76,7 +77,7 @@ qemu_accel() {
 run_qemu() {
 	_accel=$1 _kernel=$2 _cmdline=$3 _secs=$4
 	shift 4
-	timeout -k 5 "$_secs" qemu-system-x86_64 -M pc -accel "$_accel" \
+	timeout -k 5 "$_secs" "$QEMU" -M pc -accel "$_accel" \
 		-m 256M -smp 1 -nodefaults -no-reboot -display none -nic none \
 		-kernel "$_kernel" -initrd "$BUILD/initramfs.cpio" \
 		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init $_cmdline" \
