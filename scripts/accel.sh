@@ -6,13 +6,13 @@
 # to build/accel, keyed by the host's boot id.
 . "$(dirname "$0")/lib.sh"
 
-kernel=${1:?usage: accel.sh BZIMAGE}
+kernel=$(realpath "${1:?usage: accel.sh BZIMAGE}") || die "no kernel '$1'"
 boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
 if [ -f "$BUILD/accel" ] && [ "$(sed -n 2p "$BUILD/accel")" = "$boot_id" ]; then
 	exit 0
 fi
 
-probe_secs=15
+probe_secs=10
 answer="tcg /dev/kvm absent"
 if [ -w /dev/kvm ]; then
 	dir="$BUILD/accel-probe"
@@ -26,7 +26,7 @@ if [ -w /dev/kvm ]; then
 	elif [ "$rc" = 124 ]; then
 		answer="tcg KVM probe boot hung (no KTAP within $probe_secs s; console in $dir)"
 	else
-		answer="tcg KVM probe boot failed: $(head -n 1 "$dir/qemu.stderr")"
+		answer="tcg KVM probe boot failed: $(tail -n 1 "$dir/qemu.stderr")"
 	fi
 fi
 printf '%s\n%s\n' "$answer" "$boot_id" >"$BUILD/accel"
