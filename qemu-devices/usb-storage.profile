@@ -10,6 +10,9 @@ qemu=-device usb-storage,bus=xhci.0,drive=bot,serial=bklfree-bot
 qemu=-drive if=none,id=uas,format=raw,file=uas.img
 qemu=-device usb-uas,bus=xhci.0,id=uas
 qemu=-device scsi-hd,bus=uas.0,scsi-id=0,lun=0,drive=uas,serial=bklfree-uas
+# The disks the guest must find, SERIAL:MIB:KIND (tests/guest/disks.h): the
+# serial= and image= above, both SCSI disks.
+cmdline=bklfree.disks=bklfree-bot:8:sd,bklfree-uas:8:sd
 kconfig=CONFIG_USB_SUPPORT=y
 kconfig=CONFIG_USB=y
 kconfig=CONFIG_USB_PCI=y
@@ -22,4 +25,7 @@ kconfig=CONFIG_BLK_DEV_BSG=y
 kconfig=CONFIG_USB_STORAGE=y
 kconfig=CONFIG_USB_UAS=y
 tests=block/pattern scsi/sg-inquiry scsi/bsg-inquiry
+# A boot takes 3-5 s under TCG. A disk that never shows up costs each of
+# the three disk tests its 10 s wait (tests/guest/disks.h): 60 s still
+# ends such a boot with a failure, not a hang.
 timeout=60
