@@ -43,7 +43,9 @@ $(BUILD)/tools/%: tools/%.c tests/guest/pattern.h
 
 guest: $(GUEST_TESTS)
 
-$(BUILD)/guest/tests/%: tests/guest/%.c tests/guest/ktap.h tests/guest/pattern.h
+GUEST_HEADERS := $(wildcard tests/guest/*.h tests/guest/*/*.h)
+
+$(BUILD)/guest/tests/%: tests/guest/%.c $(GUEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
 

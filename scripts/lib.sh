@@ -65,7 +65,7 @@ check_profiles() {
 
 # qemu_accel: kvm when the probe saw a KVM boot reach userspace, else tcg.
 qemu_accel() {
-	if [ -f "$BUILD/accel" ]; then cut -d' ' -f1 "$BUILD/accel"; else echo tcg; fi
+	if [ -f "$BUILD/accel" ]; then head -n 1 "$BUILD/accel" | cut -d' ' -f1; else echo tcg; fi
 }
 
 # run_qemu ACCEL BZIMAGE CMDLINE SECONDS [QEMU-ARGS...]: boot the lab
