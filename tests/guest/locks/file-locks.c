@@ -123,36 +123,37 @@ static int waiter_blocked(void)
 
 static int deadlock(void)
 {
-	int fd = open_file(), go[2], status, ok;
+	int fd = open_file(), up[2], down[2], status, ok;
 	pid_t pid;
+	char c;
 
-	if (pipe(go))
+	/* up: child tells the parent it holds byte 1; down: the reverse. */
+	if (pipe(up) || pipe(down))
 		return 0;
 	pid = fork();
 	if (pid == 0) {
 		/* Child holds byte 1, then waits for byte 0 held by the parent. */
 		int cfd = open_file();
-		char c;
 
-		if (lock(cfd, F_SETLK, F_WRLCK, 1, 1) || write(go[1], "x", 1) != 1 ||
-		    read(go[0], &c, 1) != 1)
+		if (lock(cfd, F_SETLK, F_WRLCK, 1, 1) || write(up[1], "x", 1) != 1 ||
+		    read(down[0], &c, 1) != 1)
 			_exit(2);
 		_exit(lock(cfd, F_SETLKW, F_WRLCK, 0, 1) ? 3 : 0);
 	}
 	ok = pid > 0 && !lock(fd, F_SETLK, F_WRLCK, 0, 1);
-	if (ok) {
-		char c;
-
-		ok = read(go[0], &c, 1) == 1 && write(go[1], "y", 1) == 1 &&
-		     waiter_blocked();
-		/* Waiting for byte 1 now would close the cycle. */
-		ok = ok && lock(fd, F_SETLKW, F_WRLCK, 1, 1) < 0 && errno == EDEADLK;
-	}
+	ok = ok && read(up[0], &c, 1) == 1 && write(down[1], "y", 1) == 1 &&
+	     waiter_blocked();
+	/* Waiting for byte 1 now would close the cycle. */
+	ok = ok && lock(fd, F_SETLKW, F_WRLCK, 1, 1) < 0 && errno == EDEADLK;
 	close(fd);	/* frees byte 0: the child's wait succeeds */
+	if (pid > 0 && !ok)
+		kill(pid, SIGKILL);
 	ok = ok && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
 	     WEXITSTATUS(status) == 0;
-	close(go[0]);
-	close(go[1]);
+	close(up[0]);
+	close(up[1]);
+	close(down[0]);
+	close(down[1]);
 	return ok;
 }
 
