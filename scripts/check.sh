@@ -3,7 +3,9 @@
 #   1. host tests: each tests/host/tNNNN-*.sh prints KTAP; every top-level
 #      case counts (a skip is counted as skipped, never as passed)
 #   2. the boot matrix: both kernels are built and every profile is booted
-#      on both; each boot counts, and only a "pass" verdict passes
+#      on both; each boot counts, and only a "pass" verdict passes, except
+#      a baseline boot with a recorded finding (patches/drivers/findings),
+#      which passes only when it fails in exactly the recorded cases
 #   3. the lseek ABI comparison of each profile: passes when nothing but
 #      the series' expected changes differs
 # Exit status 0 only when nothing failed.
@@ -63,7 +65,19 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 		for k in baseline patched; do
 			f="$RESULTS/$k/$p/verdict"
 			v=$(kv "$f" verdict)
-			if [ "$v" = pass ]; then
+			known=
+			[ "$k" = baseline ] && known=$("$TOP/scripts/findings.sh" "$p")
+			if [ -n "$known" ]; then
+				# A finding: the baseline must fail in exactly the
+				# recorded cases, so the fix is proven both ways.
+				got=$("$TOP/scripts/failed-cases.sh" "${f%verdict}ktap.txt")
+				if [ "$v" = fail ] && [ "$got" = "$known" ] &&
+					[ "$(kv "$f" splats)" = 0 ]; then
+					count pass "boot $k/$p fails as patches/drivers/findings records ($(echo $known))"
+				else
+					count fail "boot $k/$p" "expected the recorded finding ($(echo $known)), got $v: $(echo $got) splats=$(kv "$f" splats) (console: ${f%verdict}console.log)"
+				fi
+			elif [ "$v" = pass ]; then
 				count pass "boot $k/$p"
 			else
 				count fail "boot $k/$p" "${v:-no verdict}: $(kv "$f" reason) (console: ${f%verdict}console.log)"
