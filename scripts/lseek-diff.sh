@@ -36,7 +36,7 @@ awk -F '\t' -v out="$out" '
 				bad[n++] = "gone:       " base[p]
 		for (p in patched) {
 			if (!(p in base)) {
-				if (want[p] == patched[p]) exp++
+				if (want[p] == patched[p]) nexp++
 				else bad[n++] = "new:        " patched[p]
 				continue
 			}
@@ -44,13 +44,13 @@ awk -F '\t' -v out="$out" '
 				if (p in want) bad[n++] = "unchanged:  " base[p] "  (expected " want[p] ")"
 				continue
 			}
-			if (want[p] == patched[p]) { exp++; ok[m++] = "expected:   " base[p] "  ->  " patched[p]; continue }
+			if (want[p] == patched[p]) { nexp++; ok[m++] = "expected:   " base[p] "  ->  " patched[p]; continue }
 			bad[n++] = "unexpected: " base[p] "  ->  " patched[p]
 		}
 		for (i = 0; i < m; i++) print ok[i] > out
 		for (i = 0; i < n; i++) print bad[i] > out
-		if (n) printf "%d unexpected difference(s), %d expected\n", n, exp
-		else if (exp) printf "%d expected change(s), nothing else differs\n", exp
+		if (n) printf "%d unexpected difference(s), %d expected\n", n, nexp
+		else if (nexp) printf "%d expected change(s), nothing else differs\n", nexp
 		else print "same"
 		exit n > 0
 	}' "$expected" "$a" "$b"

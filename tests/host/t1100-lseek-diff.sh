@@ -1,0 +1,50 @@
+#!/bin/sh
+# scripts/lseek-diff.sh: a record that differs between the baseline and
+# patched boots fails unless an applied series lists it in its
+# expected-lseek-changes; a listed change that did not happen fails too.
+. "$TOP/tests/host/ktap.sh"
+ktap_plan 6
+
+w="$TMPDIR/t1100"
+rm -rf "$w"
+mkdir -p "$w/top/patches/core" "$w/build/kernel/patched" \
+	"$w/results/baseline/p" "$w/results/patched/p"
+tab=$(printf '\t')
+rec() { printf '%s\n' "$*" | tr ' ' "$tab"; }
+{ rec /dev/null chr 0 0 0 0; rec /dev/zero chr 0 0 0 0; rec /dev/x chr 0 0 0 4096; } \
+	>"$w/results/baseline/p/lseek.tsv"
+diffcmd() {
+	TOP="$w/top" BUILD="$w/build" RESULTS="$w/results" \
+		sh "$TOP/scripts/lseek-diff.sh" p
+}
+
+cp "$w/results/baseline/p/lseek.tsv" "$w/results/patched/p/lseek.tsv"
+: >"$w/build/kernel/patched/applied"
+[ "$(diffcmd)" = same ]
+ktap_ok $? "identical records are the same"
+
+{ rec /dev/null chr 0 0 0 0; rec /dev/zero chr 0 0 0 0; rec /dev/x chr ESPIPE ESPIPE ESPIPE ESPIPE; } \
+	>"$w/results/patched/p/lseek.tsv"
+out=$(diffcmd)
+[ $? -eq 1 ] && [ "$out" = "1 unexpected difference(s), 0 expected" ]
+ktap_ok $? "an unlisted difference fails" || ktap_diag "$out"
+grep -q "^unexpected: /dev/x${tab}chr${tab}0" "$w/results/lseek-diff/p.txt"
+ktap_ok $? "the details name the file and both records"
+
+rec /dev/x chr ESPIPE ESPIPE ESPIPE ESPIPE >"$w/top/patches/core/expected-lseek-changes"
+echo core/0001-x.patch >"$w/build/kernel/patched/applied"
+out=$(diffcmd)
+[ $? -eq 0 ] && [ "$out" = "1 expected change(s), nothing else differs" ]
+ktap_ok $? "a listed difference of an applied series passes" || ktap_diag "$out"
+
+: >"$w/build/kernel/patched/applied"
+diffcmd >/dev/null
+[ $? -eq 1 ]
+ktap_ok $? "the list of a series that is not applied does not count"
+
+echo core/0001-x.patch >"$w/build/kernel/patched/applied"
+cp "$w/results/baseline/p/lseek.tsv" "$w/results/patched/p/lseek.tsv"
+out=$(diffcmd)
+[ $? -eq 1 ] && grep -q '^unchanged:  /dev/x' "$w/results/lseek-diff/p.txt"
+ktap_ok $? "a listed change that did not happen fails" || ktap_diag "$out"
+ktap_done
