@@ -84,6 +84,19 @@ static int valid_inject(const char *v)
 	return p != v && *p == ' ' && p[1] != '\0' && p[1] != ' ';
 }
 
+/* An absolute path of a host program the guest runs (copied with its libraries). */
+static int valid_tool(const char *v)
+{
+	const char *p;
+
+	if (v[0] != '/')
+		return 0;
+	for (p = v; *p; p++)
+		if (!valid_name_char((unsigned char)*p) && *p != '/')
+			return 0;
+	return 1;
+}
+
 /* Space separated AREA/NAME words, each a tests/guest/AREA/NAME.c program. */
 static int valid_tests(const char *v)
 {
@@ -117,6 +130,7 @@ static const struct key keys[] = {
 	{ "timeout", 0, 1, valid_timeout, "seconds, 1 to 3600" },
 	{ "image", 1, 0, valid_image, "NAME SIZE-MIB" },
 	{ "inject", 1, 0, valid_inject, "TAG MONITOR-COMMAND" },
+	{ "tool", 1, 0, valid_tool, "absolute path of a host program" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
