@@ -15,10 +15,12 @@ export CCACHE_BASEDIR="$KTREES" CCACHE_NOHASHDIR=1
 export KBUILD_BUILD_TIMESTAMP="2010-09-20" KBUILD_BUILD_USER=bklfree
 export KBUILD_BUILD_HOST=lab
 start=$(now)
+# A failed build must not leave the previous kernel looking current.
+rm -f "$KTREES/$variant/bzImage"
 if ! make -C "$src" O="$obj" -j"$(nproc)" CC="ccache gcc" bzImage \
 	>"$log" 2>&1; then
 	grep -E 'error|Error' "$log" | head -n 5 >&2
 	die "kernel build failed for '$variant'; full log: $log"
 fi
 cp "$obj/arch/x86/boot/bzImage" "$KTREES/$variant/bzImage"
-progress build "$variant bzImage in $(elapsed "$start") s ($(ccache -s 2>/dev/null | awk '/[Hh]its:/ { print "ccache hits " $2; exit }'), log $log)"
+progress build "$variant bzImage in $(elapsed "$start") s (log $log)"
