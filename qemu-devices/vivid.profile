@@ -9,5 +9,5 @@ kconfig=CONFIG_VIDEO_DEV=y
 kconfig=CONFIG_V4L_TEST_DRIVERS=y
 kconfig=CONFIG_FB=y
 kconfig=CONFIG_VIDEO_VIVID=y
-tests=media/vivid-capture
+tests=media/vivid-capture media/vivid-disconnect
 timeout=90

@@ -4,7 +4,7 @@
 #      case counts (a skip is counted as skipped, never as passed)
 #   2. the boot matrix: both kernels are built and every profile is booted
 #      on both; each boot counts, and only a "pass" verdict passes, except
-#      a baseline boot with a recorded finding (patches/drivers/findings),
+#      a baseline boot with a recorded finding (patches/*/findings),
 #      which passes only when it fails in exactly the recorded cases
 #   3. the lseek ABI comparison of each profile: passes when nothing but
 #      the series' expected changes differs
@@ -73,7 +73,7 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 				got=$("$TOP/scripts/failed-cases.sh" "${f%verdict}ktap.txt")
 				if [ "$v" = fail ] && [ "$got" = "$known" ] &&
 					[ "$(kv "$f" splats)" = 0 ]; then
-					count pass "boot $k/$p fails as patches/drivers/findings records ($(echo $known))"
+					count pass "boot $k/$p fails as the findings record ($(echo $known))"
 				else
 					count fail "boot $k/$p" "expected the recorded finding ($(echo $known)), got $v: $(echo $got) splats=$(kv "$f" splats) (console: ${f%verdict}console.log)"
 				fi

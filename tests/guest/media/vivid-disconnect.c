@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vivid-disconnect - what applications see when a V4L2 device goes away,
+ * using vivid's Disconnect control (VIVID_CID_DISCONNECT), which clears the
+ * node's registered flag and wakes every waiter the way
+ * video_unregister_device() does.
+ *
+ * Five handles on /dev/video0: "sub" subscribes to V4L2_EVENT_DISCONNECT
+ * and to brightness control events and has one brightness event pending;
+ * "waitsub" subscribes to the disconnect event and a thread blocks in
+ * VIDIOC_DQEVENT on it; "plain" subscribes to brightness events only and a
+ * thread blocks in VIDIOC_DQEVENT on it; "poller" has a thread blocked in
+ * poll(POLLPRI); "ctl" changes the brightness and pulls the plug. Then:
+ * both blocked DQEVENTs and the poll must return within 1 s (the subscribed
+ * one with the disconnect event, the other with ENODEV, poll with
+ * POLLPRI|POLLERR|POLLHUP); "sub" dequeues its pending brightness event,
+ * then the disconnect event, then gets ENODEV; every other ioctl and DQEVENT
+ * on a handle that did not subscribe fail with ENODEV; unsubscribing still
+ * works; and once every handle is closed vivid registers the node again,
+ * which shows every file was released.
+ *
+ * Guards the core V4L2 series (patches/core/0501-0503) that carries out
+ * Hans Verkuil's 2010 RFC "BKL, locking and ioctls": a thread blocked in
+ * DQEVENT at unplug hangs on 6.1 until a signal (the test then interrupts
+ * it with SIGUSR1, so the boot goes on and the node is released), and 6.1
+ * has no disconnect event.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <linux/videodev2.h>
+
+#include "ktap.h"
+
+#ifndef V4L2_EVENT_DISCONNECT
+#define V4L2_EVENT_DISCONNECT 7
+#endif
+/* drivers/media/test-drivers/vivid/vivid-ctrls.c */
+#define VIVID_CID_DISCONNECT ((0x00f00000 | 0xf000) + 65)
+#define VIDEO "/dev/video0"
+#define WAKE_MS 1000
+
+struct waiter {
+	const char *what;
+	int fd;
+	int use_poll;
+	pthread_t thread;
+	int done_pipe[2];
+	pid_t tid;		/* set by the thread before it blocks */
+	/* results */
+	int ret, err;
+	short revents;
+	struct v4l2_event ev;
+	long long woke_ms;
+};
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static int subscribe(int fd, __u32 type, __u32 id)
+{
+	struct v4l2_event_subscription sub = { .type = type, .id = id };
+
+	return ioctl(fd, VIDIOC_SUBSCRIBE_EVENT, &sub);
+}
+
+static int set_ctrl(int fd, __u32 id, __s32 value)
+{
+	struct v4l2_control c = { .id = id, .value = value };
+
+	return ioctl(fd, VIDIOC_S_CTRL, &c);
+}
+
+static void *wait_thread(void *arg)
+{
+	struct waiter *w = arg;
+
+	__atomic_store_n(&w->tid, gettid(), __ATOMIC_RELEASE);
+	if (w->use_poll) {
+		struct pollfd p = { .fd = w->fd, .events = POLLPRI };
+
+		w->ret = poll(&p, 1, -1);
+		w->revents = p.revents;
+	} else {
+		w->ret = ioctl(w->fd, VIDIOC_DQEVENT, &w->ev);
+	}
+	w->err = errno;
+	w->woke_ms = now_ms();
+	if (write(w->done_pipe[1], "x", 1) != 1)
+		w->err = EPIPE;
+	return NULL;
+}
+
+/* Start the waiter and wait (bounded) until it sleeps in the kernel. */
+static int start_asleep(struct waiter *w)
+{
+	struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+	char path[64], buf[256];
+	int i;
+
+	if (pipe(w->done_pipe) || pthread_create(&w->thread, NULL, wait_thread, w))
+		return 0;
+	for (i = 0; i < 300; i++) {
+		pid_t tid = __atomic_load_n(&w->tid, __ATOMIC_ACQUIRE);
+		int fd;
+		ssize_t n;
+		char *p;
+
+		nanosleep(&tick, NULL);
+		if (!tid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		p = strrchr(buf, ')');
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return 1;
+	}
+	return 0;
+}
+
+/* 1 when the waiter finished by deadline (ms since boot clock). */
+static int finished_by(struct waiter *w, long long deadline)
+{
+	struct pollfd p = { .fd = w->done_pipe[0], .events = POLLIN };
+	long long left = deadline - now_ms();
+
+	return poll(&p, 1, left > 0 ? (int)left : 0) == 1;
+}
+
+/* Interrupt a waiter that never woke, so its file can be released. */
+static void reap(struct waiter *w)
+{
+	struct pollfd p = { .fd = w->done_pipe[0], .events = POLLIN };
+
+	if (poll(&p, 1, 0) != 1) {
+		ktap_diag("%s still blocked: interrupting it with SIGUSR1",
+			  w->what);
+		pthread_kill(w->thread, SIGUSR1);
+	}
+	pthread_join(w->thread, NULL);
+	close(w->done_pipe[0]);
+	close(w->done_pipe[1]);
+}
+
+static int open_video(void)
+{
+	return open(VIDEO, O_RDWR | O_CLOEXEC);
+}
+
+static int reopens_within(int ms)
+{
+	struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
+	long long end = now_ms() + ms;
+	struct v4l2_capability cap;
+
+	do {
+		int fd = open_video();
+		int ok = fd >= 0 && !ioctl(fd, VIDIOC_QUERYCAP, &cap);
+
+		close(fd);
+		if (ok)
+			return 1;
+		nanosleep(&tick, NULL);
+	} while (now_ms() < end);
+	return 0;
+}
+
+static void run(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct waiter waitsub = { .what = "DQEVENT with the disconnect subscription" };
+	struct waiter plain = { .what = "DQEVENT without the disconnect subscription" };
+	struct waiter poller = { .what = "poll", .use_poll = 1 };
+	struct waiter *waiters[] = { &waitsub, &plain, &poller };
+	struct v4l2_event ev;
+	struct v4l2_event_subscription all = { .type = V4L2_EVENT_ALL };
+	struct v4l2_capability cap;
+	int sub, ctl, ok, asleep = 1;
+	long long deadline;
+	unsigned int i;
+
+	sigaction(SIGUSR1, &sa, NULL);	/* no SA_RESTART: ioctls get EINTR */
+	sub = open_video();
+	ctl = open_video();
+	waitsub.fd = open_video();
+	plain.fd = open_video();
+	poller.fd = open_video();
+	if (sub < 0 || ctl < 0 || waitsub.fd < 0 || plain.fd < 0 || poller.fd < 0)
+		ktap_bail("cannot open " VIDEO " five times: %s", strerror(errno));
+
+	ktap_ok(!subscribe(sub, V4L2_EVENT_DISCONNECT, 0) &&
+		!subscribe(waitsub.fd, V4L2_EVENT_DISCONNECT, 0),
+		"subscribe to V4L2_EVENT_DISCONNECT");
+	ok = !subscribe(sub, V4L2_EVENT_CTRL, V4L2_CID_BRIGHTNESS) &&
+	     !subscribe(plain.fd, V4L2_EVENT_CTRL, V4L2_CID_BRIGHTNESS) &&
+	     !subscribe(poller.fd, V4L2_EVENT_CTRL, V4L2_CID_BRIGHTNESS) &&
+	     !set_ctrl(ctl, V4L2_CID_BRIGHTNESS, 100);
+	ktap_ok(ok, "brightness events subscribed and one queued before unplug");
+
+	for (i = 0; i < ARRAY_SIZE(waiters); i++) {
+		/* plain and poller got the brightness event too: drain it. */
+		if (waiters[i] != &waitsub)
+			ioctl(waiters[i]->fd, VIDIOC_DQEVENT, &ev);
+		if (!start_asleep(waiters[i]))
+			asleep = 0;
+	}
+	ktap_ok(asleep, "three threads sleep in DQEVENT DQEVENT and poll");
+
+	ktap_ok(!set_ctrl(ctl, VIVID_CID_DISCONNECT, 0),
+		"vivid disconnect control unregisters the node");
+	deadline = now_ms() + WAKE_MS;
+
+	ok = finished_by(&waitsub, deadline) && waitsub.ret == 0 &&
+	     waitsub.ev.type == V4L2_EVENT_DISCONNECT;
+	ktap_ok(ok, "blocked DQEVENT with the subscription gets the disconnect event within 1 s");
+	ok = finished_by(&plain, deadline) && plain.ret < 0 &&
+	     plain.err == ENODEV;
+	ktap_ok(ok, "blocked DQEVENT without the subscription fails with ENODEV within 1 s");
+	ok = finished_by(&poller, deadline) && poller.ret == 1 &&
+	     (poller.revents & (POLLPRI | POLLERR | POLLHUP)) ==
+	     (POLLPRI | POLLERR | POLLHUP);
+	ktap_ok(ok, "blocked poll wakes with POLLPRI POLLERR POLLHUP within 1 s");
+	for (i = 0; i < ARRAY_SIZE(waiters); i++)
+		reap(waiters[i]);
+
+	memset(&ev, 0, sizeof(ev));
+	ok = !ioctl(sub, VIDIOC_DQEVENT, &ev) && ev.type == V4L2_EVENT_CTRL &&
+	     ev.id == V4L2_CID_BRIGHTNESS;
+	ktap_ok(ok, "after unplug DQEVENT returns the pending brightness event first");
+	memset(&ev, 0, sizeof(ev));
+	ok = !ioctl(sub, VIDIOC_DQEVENT, &ev) &&
+	     ev.type == V4L2_EVENT_DISCONNECT && ev.pending == 0;
+	ktap_ok(ok, "then the disconnect event with nothing pending");
+	ok = ioctl(sub, VIDIOC_DQEVENT, &ev) < 0 && errno == ENODEV;
+	ktap_ok(ok, "then DQEVENT fails with ENODEV");
+	ok = ioctl(sub, VIDIOC_QUERYCAP, &cap) < 0 && errno == ENODEV;
+	ktap_ok(ok, "other ioctls on the subscribed handle fail with ENODEV");
+	ok = ioctl(poller.fd, VIDIOC_DQEVENT, &ev) < 0 && errno == ENODEV;
+	ktap_ok(ok, "DQEVENT on a handle without the subscription fails with ENODEV");
+	ok = !ioctl(sub, VIDIOC_UNSUBSCRIBE_EVENT, &all);
+	ktap_ok(ok, "UNSUBSCRIBE_EVENT still works on the subscribed handle");
+
+	close(sub);
+	close(ctl);
+	for (i = 0; i < ARRAY_SIZE(waiters); i++)
+		close(waiters[i]->fd);
+	ktap_ok(reopens_within(2000),
+		"after the last close vivid registers the node again");
+}
+
+const struct ktap_test ktap_test = {
+	.plan = 14,
+	.devices = (const char *const[]){ VIDEO, NULL },
+	.kconfig = (const char *const[]){ "CONFIG_VIDEO_VIVID", NULL },
+	.timeout = 30,
+	.upstream = "RFC BKL, locking and ioctls (Hans Verkuil, 2010); patches/core/0501-0503",
+	.run = run,
+};
