@@ -6,7 +6,9 @@
 #      on both; each boot counts, and only a "pass" verdict passes, except
 #      a baseline boot with a recorded finding (patches/*/findings),
 #      which passes only when it fails in exactly the recorded cases
-#   3. the lseek ABI comparison of each profile: passes when nothing but
+#   3. v4l2-compliance totals, where a profile runs it: the patched kernel
+#      may fail no more checks and pass no fewer than the baseline
+#   4. the lseek ABI comparison of each profile: passes when nothing but
 #      the series' expected changes differs
 # Exit status 0 only when nothing failed.
 . "$(dirname "$0")/lib.sh"
@@ -83,6 +85,18 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 				count fail "boot $k/$p" "${v:-no verdict}: $(kv "$f" reason) (console: ${f%verdict}console.log)"
 			fi
 		done
+		# v4l2-compliance on the patched kernel must do no worse.
+		a=$(compliance baseline "$p") b=$(compliance patched "$p")
+		if [ -n "$a$b" ]; then
+			if [ -n "$a" ] && [ -n "$b" ] && echo "$a $b" | awk '{
+				split($3, fa, "="); split($7, fb, "=")
+				split($2, sa, "="); split($6, sb, "=")
+				exit !(fb[2] <= fa[2] && sb[2] >= sa[2]) }'; then
+				count pass "v4l2-compliance $p no worse on patched (baseline $a; patched $b)"
+			else
+				count fail "v4l2-compliance $p" "patched does worse or did not run (baseline: ${a:-none}; patched: ${b:-none})"
+			fi
+		fi
 		if out=$("$TOP/scripts/lseek-diff.sh" "$p"); then
 			count pass "lseek ABI $p ($out)"
 		else

@@ -97,3 +97,9 @@ json_str() {
 kv() {
 	sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1
 }
+
+# compliance KERNEL PROFILE: the v4l2-compliance totals line of a boot
+# ("total=N succeeded=N failed=N warnings=N"), empty if it has none.
+compliance() {
+	sed -n 's/^ *# v4l2-compliance: //p' "$RESULTS/$1/$2/ktap.txt" 2>/dev/null | head -n 1
+}

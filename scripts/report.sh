@@ -91,6 +91,10 @@ for p in $profiles; do
 		esac
 	done
 done
+for p in $profiles; do
+	a=$(compliance baseline "$p") b=$(compliance patched "$p")
+	[ -n "$a$b" ] && echo "v4l2-compliance on $p: baseline ${a:-not run}; patched ${b:-not run}"
+done
 [ -f "$RESULTS/matrix-wall" ] && echo "matrix wall time: $(cat "$RESULTS/matrix-wall") s"
 
 # summary.json: the run's facts and every boot's record.
