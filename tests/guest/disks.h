@@ -17,9 +17,10 @@
  * skip_vpd_pages).
  *
  * Disks probe asynchronously and USB ones late under TCG, so the tests wait
- * for them: an inotify watch on /dev (and the node directory, /dev/bsg) is
- * set before the first scan and every node devtmpfs creates triggers a
- * rescan, until every expected disk is found or DISKS_WAIT_MS passes.
+ * for them with ktap_wait_dev(): an inotify watch on /dev (and the node
+ * directory, /dev/bsg) is set before the first scan and every node
+ * devtmpfs creates triggers a rescan, until every expected disk is found
+ * or DISKS_WAIT_MS passes.
  * devtmpfs creates a node after the device's class link and sysfs files,
  * so a scan woken by it sees them (but see disks_scan for the short window
  * before a disk node can be opened). A disk that never shows up is a
@@ -31,12 +32,8 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <poll.h>
-#include <sched.h>
 #include <stdint.h>
-#include <sys/inotify.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <scsi/sg.h>
 
 #include "ktap.h"
@@ -66,14 +63,6 @@ struct scsi_result {
 typedef void (*scsi_exec_fn)(int fd, const unsigned char *cdb,
 			     unsigned int cdb_len, unsigned char *buf,
 			     unsigned int len, struct scsi_result *r);
-
-static inline long long disks_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 /* The disks named by bklfree.disks= on /proc/cmdline, of kind (NULL: any). */
 static inline int disks_expected(struct disk *d, const char *kind)
@@ -273,56 +262,43 @@ static inline int disks_scan(struct disk *d, int n, const struct disks_where *w,
 	return found;
 }
 
-/* Watches dir for new entries; 0 when watched (or already watching). */
-static inline int disks_watch(int fd, const char *dir)
+struct disks_search {
+	struct disk *d;
+	int n, found;
+	const struct disks_where *w;
+};
+
+static inline int disks_ready(void *arg)
 {
-	return inotify_add_watch(fd, dir, IN_CREATE) < 0 ? -1 : 0;
+	struct disks_search *a = arg;
+	int busy;
+
+	a->found = disks_scan(a->d, a->n, a->w, &busy);
+	if (a->found == a->n)
+		return KTAP_READY;
+	return busy ? KTAP_BUSY : KTAP_WAIT;
 }
 
 /*
  * Waits up to DISKS_WAIT_MS for every one of the n disks to have a node,
- * rescanning whenever devtmpfs creates a node in /dev or w->devdir (the
- * lab kernel has no networking, so no uevent socket: devtmpfs's mknod is
- * the event), and at once while a node is busy (see disks_scan). Returns
+ * rescanning whenever devtmpfs creates a node in /dev or w->devdir, and at
+ * once while a node is busy (see disks_scan and ktap_wait_dev). Returns
  * how many were found; each disk's node, or its absence, is a diagnostic.
  */
 static inline int disks_wait(struct disk *d, int n, const struct disks_where *w)
 {
-	long long start = disks_now_ms(), deadline = start + DISKS_WAIT_MS;
-	struct pollfd p = { .events = POLLIN };
-	unsigned int scans = 0;
-	int i, found, busy;
+	struct disks_search a = { .d = d, .n = n, .w = w };
+	long long start = ktap_now_ms();
+	unsigned int scans;
+	int i;
 
-	p.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	if (p.fd < 0 || disks_watch(p.fd, "/dev"))
-		ktap_perror("inotify on /dev");
-	for (;;) {
-		char ev[4096] __attribute__((aligned(8)));
-		long long left;
-
-		/* The devdir may be created while we wait (/dev/bsg). */
-		if (p.fd >= 0 && strcmp(w->devdir, "/dev"))
-			disks_watch(p.fd, w->devdir);
-		found = disks_scan(d, n, w, &busy);
-		scans++;
-		left = deadline - disks_now_ms();
-		if (found == n || left <= 0 || p.fd < 0)
-			break;
-		/* A node in the bdev_add() window: look again at once. */
-		if (busy)
-			sched_yield();
-		if (poll(&p, 1, busy ? 0 : (int)left) > 0)
-			while (read(p.fd, ev, sizeof(ev)) > 0)
-				;
-	}
-	if (p.fd >= 0)
-		close(p.fd);
-	ktap_diag("%d of %d disks after %u scans in %lld ms", found, n, scans,
-		  disks_now_ms() - start);
+	scans = ktap_wait_dev(w->devdir, disks_ready, &a, DISKS_WAIT_MS);
+	ktap_diag("%d of %d disks after %u scans in %lld ms", a.found, n,
+		  scans, ktap_now_ms() - start);
 	for (i = 0; i < n; i++)
 		ktap_diag("disk %s is %s", d[i].serial,
 			  d[i].node[0] ? d[i].node : "missing");
-	return found;
+	return a.found;
 }
 
 /* The serials of disks as one comma-separated list, for descriptions. */

@@ -20,6 +20,9 @@
  * arms an alarm for the timeout, runs the cases and exits 0 when every case
  * passed, 1 when any failed or the plan was not met, 4 when all skipped.
  * Never print a result line by hand: use ktap_ok(), ktap_skip(), ktap_bail().
+ *
+ * For waiting, bounded and without sleeps: ktap_now_ms() for deadlines and
+ * ktap_wait_dev() for devices that show up late.
  */
 #ifndef BKLFREE_KTAP_H
 #define BKLFREE_KTAP_H
@@ -28,11 +31,15 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
+#include <time.h>
 #include <unistd.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -144,6 +151,75 @@ static inline void ktap_run_cases(const struct ktap_case *c, size_t n)
 		if (!ktap_ok(c[i].fn(), "%s", c[i].desc) && errno)
 			ktap_perror(c[i].desc);
 	}
+}
+
+/* Milliseconds on CLOCK_MONOTONIC, for deadlines and durations. */
+static inline long long ktap_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+/* What the ready() of ktap_wait_dev() answers. */
+enum {
+	KTAP_READY = 1,		/* stop waiting: found, or no use waiting */
+	KTAP_WAIT = 0,		/* wait for devtmpfs to create a node */
+	KTAP_BUSY = -1,		/* a node is there but does not open yet */
+};
+
+/*
+ * Devices show up late (USB enumerates, disks probe asynchronously) and
+ * the lab kernel has no networking, so no uevent socket: devtmpfs's mknod
+ * is the event. Waits at most ms milliseconds for ready(arg) to answer
+ * KTAP_READY: ready() is called at once and again whenever devtmpfs creates
+ * an entry in /dev or in subdir (NULL: none; /dev/bsg, /dev/usb, watched
+ * from when it appears), and at once again, after sched_yield(), while it
+ * answers KTAP_BUSY. That is for a node in the window between device_add(),
+ * which makes it, and the driver making it openable (a tty's cdev,
+ * bdev_add()): open() fails with ENXIO and nothing happens that could be
+ * waited on. Without inotify ready() is called once. Returns how many times
+ * ready() was called; errno is as the last call left it.
+ */
+static inline unsigned int ktap_wait_dev(const char *subdir,
+					 int (*ready)(void *), void *arg,
+					 unsigned int ms)
+{
+	long long deadline = ktap_now_ms() + ms;
+	struct pollfd p = { .events = POLLIN };
+	unsigned int calls = 0;
+	int r, err;
+
+	p.fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	if (p.fd >= 0 && inotify_add_watch(p.fd, "/dev", IN_CREATE) < 0) {
+		close(p.fd);
+		p.fd = -1;
+	}
+	if (p.fd < 0)
+		ktap_perror("inotify on /dev");
+	for (;;) {
+		char ev[4096] __attribute__((aligned(8)));
+		long long left;
+
+		if (p.fd >= 0 && subdir)
+			inotify_add_watch(p.fd, subdir, IN_CREATE);
+		r = ready(arg);
+		calls++;
+		left = deadline - ktap_now_ms();
+		if (r == KTAP_READY || left <= 0 || p.fd < 0)
+			break;
+		if (r == KTAP_BUSY)
+			sched_yield();
+		if (poll(&p, 1, r == KTAP_BUSY ? 0 : (int)left) > 0)
+			while (read(p.fd, ev, sizeof(ev)) > 0)
+				;
+	}
+	err = errno;
+	if (p.fd >= 0)
+		close(p.fd);
+	errno = err;
+	return calls;
 }
 
 static int ktap_kconfig_set(const char *name)

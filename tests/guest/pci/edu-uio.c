@@ -39,7 +39,6 @@
 #include <poll.h>
 #include <stdint.h>
 #include <sys/mman.h>
-#include <time.h>
 
 #include "ktap.h"
 
@@ -212,21 +211,13 @@ static void wr(unsigned int reg, uint32_t val)
 	bar[reg / 4] = val;
 }
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Wait, bounded, for the factorial thread to clear the computing bit. */
 static int fact_done(void)
 {
-	long end = now_ms() + IRQ_WAIT_MS;
+	long long end = ktap_now_ms() + IRQ_WAIT_MS;
 
 	while (rd(bar, REG_STATUS) & STATUS_COMPUTING)
-		if (now_ms() > end)
+		if (ktap_now_ms() > end)
 			return 0;
 	return 1;
 }

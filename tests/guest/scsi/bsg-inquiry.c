@@ -53,16 +53,7 @@ static void bsg_v4(int fd, const unsigned char *cdb, unsigned int cdb_len,
 
 static int bsg_serial(const char *name, char *out, size_t size)
 {
-	char path[PATH_MAX];
-	int fd, ret;
-
-	snprintf(path, sizeof(path), "/dev/bsg/%s", name);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = disks_scsi_serial(fd, bsg_v4, out, size);
-	close(fd);
-	return ret;
+	return scsi_node_serial("/dev/bsg", name, bsg_v4, out, size);
 }
 
 static const struct disks_where where = {

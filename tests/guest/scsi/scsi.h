@@ -25,6 +25,25 @@
 /* Group 0, unassigned in SPC/SBC: no device should implement it. */
 #define UNASSIGNED_OPCODE 0x02
 
+/*
+ * The unit serial of the node devdir/name, asked through exec: what a
+ * transport's disks_where.serial does.
+ */
+static inline int scsi_node_serial(const char *devdir, const char *name,
+				   scsi_exec_fn exec, char *out, size_t size)
+{
+	char path[PATH_MAX];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/%s", devdir, name);
+	fd = open(path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ret = disks_scsi_serial(fd, exec, out, size);
+	close(fd);
+	return ret;
+}
+
 struct scsi_case {
 	const char *desc;
 	int (*fn)(const struct disk *d, int fd, scsi_exec_fn exec);

@@ -21,16 +21,7 @@
 
 static int sg_serial(const char *name, char *out, size_t size)
 {
-	char path[PATH_MAX];
-	int fd, ret;
-
-	snprintf(path, sizeof(path), "/dev/%s", name);
-	fd = open(path, O_RDWR | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	ret = disks_scsi_serial(fd, disks_sg_v3, out, size);
-	close(fd);
-	return ret;
+	return scsi_node_serial("/dev", name, disks_sg_v3, out, size);
 }
 
 static const char *const sg_prefixes[] = { "sg", NULL };

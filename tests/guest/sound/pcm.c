@@ -43,7 +43,6 @@
 #include <poll.h>
 #include <sound/asound.h>
 #include <sys/ioctl.h>
-#include <time.h>
 
 #include "ktap.h"
 
@@ -70,14 +69,6 @@ static short frames[BUFFER * CHANNELS];
 
 /* Cases: control 3, per stream 4, playback 5, capture 3. */
 #define CASES (3 + 2 * 4 + 5 + 3)
-
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static struct snd_mask *mask(struct snd_pcm_hw_params *p, int var)
 {
@@ -261,7 +252,8 @@ static void test_playback(void)
 {
 	struct snd_pcm_status st;
 	unsigned long hw1;
-	long n, t0, ms;
+	long long t0, ms;
+	long n;
 	int fd, ok, flags;
 
 	fd = open(PCM_PLAY, O_RDWR | O_NONBLOCK);
@@ -297,10 +289,10 @@ static void test_playback(void)
 	ok = !ioctl(fd, SNDRV_PCM_IOCTL_PREPARE) &&
 	     writei(fd, 2 * PERIOD) == 2 * PERIOD &&
 	     !fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-	t0 = now_ms();
+	t0 = ktap_now_ms();
 	ok = ok && !ioctl(fd, SNDRV_PCM_IOCTL_DRAIN);
-	ms = now_ms() - t0;
-	ktap_diag("drain of %d frames took %ld ms", 2 * PERIOD, ms);
+	ms = ktap_now_ms() - t0;
+	ktap_diag("drain of %d frames took %lld ms", 2 * PERIOD, ms);
 	ok = ok && pcm_state(fd, &st) == SNDRV_PCM_STATE_SETUP &&
 	     st.hw_ptr >= 2 * PERIOD && ms < WAIT_MS;
 	ktap_ok(ok, "playback DRAIN of two periods plays them out within %d ms",

@@ -24,32 +24,25 @@
  * (cb787f4ac0c2 "[tree-wide] finally take no_llseek out") rewrites: the
  * rewrite must leave reading events untouched.
  */
-#include <fcntl.h>
-#include <poll.h>
 #include <stdint.h>
-#include <sys/ioctl.h>
-#include <time.h>
 #include <linux/input.h>
 
-#include "ktap.h"
+#include "usb/hid.h"
 
-#define QEMU_VENDOR	0x0627
-#define MAX_EVENT_NODES	32
-#define ENUM_WAIT_MS	15000
-#define EVENT_WAIT_MS	5000
+/* Where the event nodes are; EVIOCGNAME gives the device's name. */
+static const struct hid_nodes where = {
+	"/dev/input/event%d", 32, O_RDONLY, EVIOCGNAME(HID_NAME_LEN - 1),
+};
 
-enum kind { KBD, MOUSE, TABLET, NKINDS };
-
-/* What identifies each device and the one capability it must have. */
+/* The one capability each device must have. */
 static const struct node {
-	const char *name;
 	unsigned int type;
 	unsigned int code;
 	const char *code_name;
 } nodes[NKINDS] = {
-	[KBD] = { "QEMU QEMU USB Keyboard", EV_KEY, KEY_A, "KEY_A" },
-	[MOUSE] = { "QEMU QEMU USB Mouse", EV_REL, REL_WHEEL, "REL_WHEEL" },
-	[TABLET] = { "QEMU QEMU USB Tablet", EV_ABS, ABS_X, "ABS_X" },
+	[KBD] = { EV_KEY, KEY_A, "KEY_A" },
+	[MOUSE] = { EV_REL, REL_WHEEL, "REL_WHEEL" },
+	[TABLET] = { EV_ABS, ABS_X, "ABS_X" },
 };
 
 struct want {
@@ -78,17 +71,6 @@ static const struct tcase {
 	  { { EV_KEY, BTN_LEFT, 1 }, { EV_KEY, BTN_LEFT, 0 } }, 2 },
 };
 
-static int fds[NKINDS] = { -1, -1, -1 };
-static char paths[NKINDS][32];
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static int test_bit(const unsigned long *bits, unsigned int bit)
 {
 	unsigned int w = 8 * sizeof(long);
@@ -110,70 +92,27 @@ static int has_cap(int fd, unsigned int type, unsigned int code)
 	return test_bit(bits, code);
 }
 
-/* Open every node not found yet; returns how many are still missing. */
-static int scan(void)
-{
-	int missing = 0, i, k;
-
-	for (i = 0; i < MAX_EVENT_NODES; i++) {
-		char path[32], name[128] = "";
-		int fd;
-
-		snprintf(path, sizeof(path), "/dev/input/event%d", i);
-		fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (ioctl(fd, EVIOCGNAME(sizeof(name) - 1), name) < 0)
-			name[0] = '\0';
-		for (k = 0; k < NKINDS; k++)
-			if (fds[k] < 0 && !strcmp(name, nodes[k].name))
-				break;
-		if (k == NKINDS) {
-			close(fd);
-			continue;
-		}
-		fds[k] = fd;
-		snprintf(paths[k], sizeof(paths[k]), "%s", path);
-	}
-	for (k = 0; k < NKINDS; k++)
-		missing += fds[k] < 0;
-	return missing;
-}
-
-/*
- * USB enumeration may still run when the test starts: rescan until every
- * node is there, for at most ENUM_WAIT_MS.
- */
-static void find_nodes(void)
-{
-	long long end = now_ms() + ENUM_WAIT_MS;
-	const struct timespec tick = { 0, 50 * 1000000L };
-
-	while (scan() && now_ms() < end)
-		nanosleep(&tick, NULL);
-}
-
 static void check_node(enum kind k)
 {
 	const struct node *n = &nodes[k];
 	struct input_id id = { 0 };
 	int ok;
 
-	ok = fds[k] >= 0 && !ioctl(fds[k], EVIOCGID, &id);
+	ok = hid_fd[k] >= 0 && !ioctl(hid_fd[k], EVIOCGID, &id);
 	if (ok)
 		ktap_diag("%s: %s bus 0x%x vendor 0x%04x product 0x%04x",
-			  paths[k], n->name, id.bustype, id.vendor,
+			  hid_path[k], hid_name[k], id.bustype, id.vendor,
 			  id.product);
 	ktap_ok(ok && id.bustype == BUS_USB && id.vendor == QEMU_VENDOR &&
-		has_cap(fds[k], n->type, n->code),
-		"evdev %s usb vendor 0x%04x with %s", n->name, QEMU_VENDOR,
+		has_cap(hid_fd[k], n->type, n->code),
+		"evdev %s usb vendor 0x%04x with %s", hid_name[k], QEMU_VENDOR,
 		n->code_name);
 }
 
 static void check_tablet_axes(void)
 {
 	struct input_absinfo x = { 0 }, y = { 0 };
-	int fd = fds[TABLET];
+	int fd = hid_fd[TABLET];
 	int ok;
 
 	ok = fd >= 0 && !ioctl(fd, EVIOCGABS(ABS_X), &x) &&
@@ -183,7 +122,7 @@ static void check_tablet_axes(void)
 			  x.maximum, y.minimum, y.maximum);
 	ktap_ok(ok && x.minimum == 0 && x.maximum == 32767 &&
 		y.minimum == 0 && y.maximum == 32767,
-		"evdev %s ABS_X and ABS_Y 0..32767", nodes[TABLET].name);
+		"evdev %s ABS_X and ABS_Y 0..32767", hid_name[TABLET]);
 }
 
 /* Events that carry the device's state; SYN, MSC and autorepeat do not. */
@@ -196,13 +135,14 @@ static int counts(const struct input_event *ev)
 
 static void run_case(const struct tcase *t)
 {
-	long long end = now_ms() + EVENT_WAIT_MS;
-	int fd = fds[t->dev];
+	long long end = ktap_now_ms() + EVENT_WAIT_MS;
+	int fd = hid_fd[t->dev];
 	unsigned int got = 0, bad = 0;
 	struct input_event ev;
+	ssize_t n;
 
 	if (fd < 0) {
-		ktap_ok(0, "evdev %s %s", nodes[t->dev].name, t->what);
+		ktap_ok(0, "evdev %s %s", hid_name[t->dev], t->what);
 		return;
 	}
 	/* Nothing may be queued before the injection. */
@@ -213,18 +153,14 @@ static void run_case(const struct tcase *t)
 			  ev.code, ev.value);
 		bad++;
 	}
-	ktap_diag("bklfree-inject: %s", t->tag);
-	/* The guest init's sed holds a line back until the next one comes. */
-	ktap_diag("waiting %d ms for %u events on %s", EVENT_WAIT_MS,
-		  t->nwant, paths[t->dev]);
+	hid_inject(t->tag, t->nwant, "events", hid_path[t->dev]);
 	while (got < t->nwant && !bad) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = end - now_ms();
 		const struct want *w = &t->want[got];
 
-		if (left <= 0 || poll(&pfd, 1, left) <= 0)
+		n = hid_read(fd, &ev, sizeof(ev), end);
+		if (n < 0)
 			break;
-		if (read(fd, &ev, sizeof(ev)) != sizeof(ev))
+		if (n != sizeof(ev))
 			continue;
 		if (!counts(&ev))
 			continue;
@@ -241,7 +177,7 @@ static void run_case(const struct tcase *t)
 	if (got < t->nwant && !bad)
 		ktap_diag("%s: %u of %u events within %d ms", t->tag, got,
 			  t->nwant, EVENT_WAIT_MS);
-	ktap_ok(got == t->nwant && !bad, "evdev %s %s", nodes[t->dev].name,
+	ktap_ok(got == t->nwant && !bad, "evdev %s %s", hid_name[t->dev],
 		t->what);
 }
 
@@ -249,7 +185,7 @@ static void run(void)
 {
 	size_t i;
 
-	find_nodes();
+	hid_find("/dev/input", &where);
 	for (i = 0; i < NKINDS; i++)
 		check_node(i);
 	check_tablet_axes();

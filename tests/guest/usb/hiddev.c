@@ -27,36 +27,27 @@
  * single upstream commit: the tree-wide no_llseek removal (cb787f4ac0c2)
  * is the closest.
  */
-#include <fcntl.h>
-#include <poll.h>
 #include <stdint.h>
-#include <sys/ioctl.h>
-#include <time.h>
 #include <linux/hiddev.h>
 #include <linux/input.h>
 
-#include "ktap.h"
-
-#define QEMU_VENDOR	0x0627
-#define QEMU_PRODUCT	0x0001
-#define MAX_HIDDEV	16
-#define ENUM_WAIT_MS	15000
-#define EVENT_WAIT_MS	5000
+#include "usb/hid.h"
 
 #define GD_KEYBOARD	0x00010006
 #define GD_MOUSE	0x00010002
 #define KEY_USAGE(u)	(0x00070000 | (u))
 #define LED_NUM_LOCK	0x00080001
 
-enum kind { KBD, MOUSE, TABLET, NKINDS };
+/* Where the hiddev nodes are; HIDIOCGNAME gives the device's name. */
+static const struct hid_nodes where = {
+	"/dev/usb/hiddev%d", 16, O_RDWR, HIDIOCGNAME(HID_NAME_LEN - 1),
+};
 
-static const struct node {
-	const char *name;
-	unsigned int application;
-} nodes[NKINDS] = {
-	[KBD] = { "QEMU QEMU USB Keyboard", GD_KEYBOARD },
-	[MOUSE] = { "QEMU QEMU USB Mouse", GD_MOUSE },
-	[TABLET] = { "QEMU QEMU USB Tablet", GD_MOUSE },
+/* The application collection of each device. */
+static const unsigned int application[NKINDS] = {
+	[KBD] = GD_KEYBOARD,
+	[MOUSE] = GD_MOUSE,
+	[TABLET] = GD_MOUSE,
 };
 
 struct usage_value {
@@ -79,69 +70,23 @@ static const struct usage_value mouse_events[] = {
 	{ 0x00010030, 5 }, { 0x00010031, -2 }, { 0x00010038, 0 },
 };
 
-static int fds[NKINDS] = { -1, -1, -1 };
-static char paths[NKINDS][32];
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-/* Open every node not found yet; returns how many are still missing. */
-static int scan(void)
-{
-	int missing = 0, i, k;
-
-	for (i = 0; i < MAX_HIDDEV; i++) {
-		char path[32], name[128] = "";
-		int fd;
-
-		snprintf(path, sizeof(path), "/dev/usb/hiddev%d", i);
-		fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (ioctl(fd, HIDIOCGNAME(sizeof(name) - 1), name) < 0)
-			name[0] = '\0';
-		for (k = 0; k < NKINDS; k++)
-			if (fds[k] < 0 && !strcmp(name, nodes[k].name))
-				break;
-		if (k == NKINDS) {
-			close(fd);
-			continue;
-		}
-		fds[k] = fd;
-		snprintf(paths[k], sizeof(paths[k]), "%s", path);
-	}
-	for (k = 0; k < NKINDS; k++)
-		missing += fds[k] < 0;
-	return missing;
-}
-
-/*
- * USB enumeration may still run when the test starts: rescan until every
- * node is there, for at most ENUM_WAIT_MS.
- */
+/* Without the HIDDEV_FORCE quirk QEMU's devices get no hiddev node. */
 static void find_nodes(void)
 {
-	long long end = now_ms() + ENUM_WAIT_MS;
-	const struct timespec tick = { 0, 50 * 1000000L };
 	int k;
 
-	while (scan() && now_ms() < end)
-		nanosleep(&tick, NULL);
+	hid_find("/dev/usb", &where);
 	for (k = 0; k < NKINDS; k++)
-		if (fds[k] < 0)
+		if (hid_fd[k] < 0)
 			ktap_diag("no hiddev node for %s (needs usbhid.quirks=0x0627:0x0001:0x10)",
-				  nodes[k].name);
+				  hid_name[k]);
 }
 
 static void check_version(void)
 {
 	int version = 0;
-	int ok = fds[KBD] >= 0 && !ioctl(fds[KBD], HIDIOCGVERSION, &version);
+	int fd = hid_fd[KBD];
+	int ok = fd >= 0 && !ioctl(fd, HIDIOCGVERSION, &version);
 
 	if (ok)
 		ktap_diag("hiddev version 0x%06x", version);
@@ -154,11 +99,11 @@ static void check_devinfo(enum kind k)
 	struct hiddev_devinfo di = { 0 };
 	int app = -1, ok;
 
-	ok = fds[k] >= 0 && !ioctl(fds[k], HIDIOCGDEVINFO, &di);
+	ok = hid_fd[k] >= 0 && !ioctl(hid_fd[k], HIDIOCGDEVINFO, &di);
 	if (ok) {
-		app = ioctl(fds[k], HIDIOCAPPLICATION, 0);
+		app = ioctl(hid_fd[k], HIDIOCAPPLICATION, 0);
 		ktap_diag("%s: %s bus 0x%x %04hx:%04hx if %u apps %u app 0x%08x",
-			  paths[k], nodes[k].name, di.bustype,
+			  hid_path[k], hid_name[k], di.bustype,
 			  (unsigned short)di.vendor,
 			  (unsigned short)di.product, di.ifnum,
 			  di.num_applications, app);
@@ -167,22 +112,22 @@ static void check_devinfo(enum kind k)
 		(unsigned short)di.vendor == QEMU_VENDOR &&
 		(unsigned short)di.product == QEMU_PRODUCT && di.ifnum == 0 &&
 		di.num_applications == 1 &&
-		(unsigned int)app == nodes[k].application,
+		(unsigned int)app == application[k],
 		"hiddev %s devinfo usb %04x:%04x application 0x%08x",
-		nodes[k].name, QEMU_VENDOR, QEMU_PRODUCT,
-		nodes[k].application);
+		hid_name[k], QEMU_VENDOR, QEMU_PRODUCT,
+		application[k]);
 }
 
 /* A GET_DESCRIPTOR (string) request through the hiddev node. */
 static void check_string(void)
 {
 	struct hiddev_string_descriptor sd = { .index = 1 };
-	int r = fds[KBD] >= 0 ? ioctl(fds[KBD], HIDIOCGSTRING, &sd) : -1;
+	int r = hid_fd[KBD] >= 0 ? ioctl(hid_fd[KBD], HIDIOCGSTRING, &sd) : -1;
 
 	if (r >= 0)
 		ktap_diag("string 1: %s", sd.value);
 	ktap_ok(r > 0 && !strcmp(sd.value, "QEMU"),
-		"hiddev %s HIDIOCGSTRING 1 is QEMU", nodes[KBD].name);
+		"hiddev %s HIDIOCGSTRING 1 is QEMU", hid_name[KBD]);
 }
 
 /* The boot keyboard input report: 8 modifier bits, then a 6-key array. */
@@ -202,7 +147,7 @@ static void check_input_layout(void)
 		.report_type = HID_REPORT_TYPE_INPUT, .field_index = 0,
 		.usage_index = 0,
 	};
-	int fd = fds[KBD], ok;
+	int fd = hid_fd[KBD], ok;
 
 	ok = fd >= 0 && !ioctl(fd, HIDIOCGREPORTINFO, &ri);
 	mod.report_id = keys.report_id = ur.report_id = ri.report_id;
@@ -219,7 +164,7 @@ static void check_input_layout(void)
 		!(keys.flags & HID_FIELD_VARIABLE) &&
 		mod.application == GD_KEYBOARD,
 		"hiddev %s input report modifiers and key array",
-		nodes[KBD].name);
+		hid_name[KBD]);
 }
 
 /* Num Lock on through SET_REPORT (Output), read back, then off again. */
@@ -234,7 +179,7 @@ static void check_led_report(void)
 		.report_id = HID_REPORT_ID_UNKNOWN,
 		.usage_code = LED_NUM_LOCK,
 	};
-	int fd = fds[KBD], ok, on = -1;
+	int fd = hid_fd[KBD], ok, on = -1;
 
 	ok = fd >= 0 && !ioctl(fd, HIDIOCGREPORTINFO, &ri) &&
 	     !ioctl(fd, HIDIOCGUSAGE, &ur);
@@ -251,21 +196,7 @@ static void check_led_report(void)
 		ktap_perror("LED output report");
 	ktap_ok(ok && on == 1 && ri.num_fields >= 1,
 		"hiddev %s Num Lock LED through HIDIOCSREPORT",
-		nodes[KBD].name);
-}
-
-/* Wait up to the deadline for one record of size len; 1 when read. */
-static int read_record(int fd, void *rec, size_t len, long long end)
-{
-	for (;;) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = end - now_ms();
-
-		if (left <= 0 || poll(&pfd, 1, left) <= 0)
-			return 0;
-		if (read(fd, rec, len) == (ssize_t)len)
-			return 1;
-	}
+		hid_name[KBD]);
 }
 
 static void drain(int fd, size_t len)
@@ -276,15 +207,6 @@ static void drain(int fd, size_t len)
 		;
 }
 
-static void announce(const char *tag, unsigned int n, const char *what,
-		     const char *path)
-{
-	ktap_diag("bklfree-inject: %s", tag);
-	/* The guest init's sed holds a line back until the next one comes. */
-	ktap_diag("waiting %d ms for %u %s on %s", EVENT_WAIT_MS, n, what,
-		  path);
-}
-
 /*
  * Keyboard with usage references and report records: count the reports
  * and compare the usages whose value changed with key_changes.
@@ -292,25 +214,29 @@ static void announce(const char *tag, unsigned int n, const char *what,
 static void check_key_events(void)
 {
 	int flags = HIDDEV_FLAG_UREF | HIDDEV_FLAG_REPORT;
-	long long end = now_ms() + EVENT_WAIT_MS;
+	long long end = ktap_now_ms() + EVENT_WAIT_MS;
 	unsigned int reports = 0, got = 0, bad = 0;
 	int last[256] = { 0 };
-	int fd = fds[KBD];
+	int fd = hid_fd[KBD];
+	ssize_t n;
 
 	if (fd < 0 || ioctl(fd, HIDIOCSFLAG, &flags)) {
 		ktap_ok(0, "hiddev %s usage changes for a then shift-b",
-			nodes[KBD].name);
+			hid_name[KBD]);
 		return;
 	}
 	drain(fd, sizeof(struct hiddev_usage_ref));
-	announce("hiddev-keys", KEY_REPORTS, "reports", paths[KBD]);
+	hid_inject("hiddev-keys", KEY_REPORTS, "reports", hid_path[KBD]);
 	while ((got < ARRAY_SIZE(key_changes) || reports < KEY_REPORTS) &&
 	       !bad) {
 		struct hiddev_usage_ref ur;
 		const struct usage_value *w = &key_changes[got];
 
-		if (!read_record(fd, &ur, sizeof(ur), end))
+		n = hid_read(fd, &ur, sizeof(ur), end);
+		if (n < 0)
 			break;
+		if (n != sizeof(ur))
+			continue;
 		if (ur.report_type != HID_REPORT_TYPE_INPUT) {
 			ktap_diag("record of report type %u", ur.report_type);
 			bad++;
@@ -338,30 +264,34 @@ static void check_key_events(void)
 	ktap_ok(!bad && reports == KEY_REPORTS &&
 		got == ARRAY_SIZE(key_changes),
 		"hiddev %s %u reports with usage changes for a then shift-b",
-		nodes[KBD].name, KEY_REPORTS);
+		hid_name[KBD], KEY_REPORTS);
 }
 
 /* Mouse in the plain format: every usage of the one report, in order. */
 static void check_mouse_events(void)
 {
-	long long end = now_ms() + EVENT_WAIT_MS;
+	long long end = ktap_now_ms() + EVENT_WAIT_MS;
 	unsigned int got = 0, bad = 0;
-	int fd = fds[MOUSE];
+	int fd = hid_fd[MOUSE];
+	ssize_t n;
 
 	if (fd < 0) {
 		ktap_ok(0, "hiddev %s usages for move 5 -2",
-			nodes[MOUSE].name);
+			hid_name[MOUSE]);
 		return;
 	}
 	drain(fd, sizeof(struct hiddev_event));
-	announce("hiddev-mouse", ARRAY_SIZE(mouse_events), "usages",
-		 paths[MOUSE]);
+	hid_inject("hiddev-mouse", ARRAY_SIZE(mouse_events), "usages",
+		   hid_path[MOUSE]);
 	while (got < ARRAY_SIZE(mouse_events) && !bad) {
 		const struct usage_value *w = &mouse_events[got];
 		struct hiddev_event ev;
 
-		if (!read_record(fd, &ev, sizeof(ev), end))
+		n = hid_read(fd, &ev, sizeof(ev), end);
+		if (n < 0)
 			break;
+		if (n != sizeof(ev))
+			continue;
 		if (ev.hid != w->usage || ev.value != w->value) {
 			ktap_diag("event %u: usage 0x%08x value %d, want 0x%08x %d",
 				  got, ev.hid, ev.value, w->usage, w->value);
@@ -374,7 +304,7 @@ static void check_mouse_events(void)
 		ktap_diag("hiddev-mouse: %u of %zu usages within %d ms", got,
 			  ARRAY_SIZE(mouse_events), EVENT_WAIT_MS);
 	ktap_ok(!bad && got == ARRAY_SIZE(mouse_events),
-		"hiddev %s usages for move 5 -2", nodes[MOUSE].name);
+		"hiddev %s usages for move 5 -2", hid_name[MOUSE]);
 }
 
 static void run(void)

@@ -23,33 +23,25 @@
  * behave the same around it. No single upstream commit: the tree-wide
  * no_llseek removal (cb787f4ac0c2) is the closest.
  */
-#include <fcntl.h>
-#include <poll.h>
 #include <stdint.h>
-#include <sys/ioctl.h>
-#include <time.h>
 #include <linux/hidraw.h>
 #include <linux/input.h>
 
-#include "ktap.h"
+#include "usb/hid.h"
 
-#define QEMU_VENDOR	0x0627
-#define QEMU_PRODUCT	0x0001
-#define MAX_HIDRAW	16
-#define ENUM_WAIT_MS	15000
-#define EVENT_WAIT_MS	5000
+/* Where the hidraw nodes are; HIDIOCGRAWNAME gives the device's name. */
+static const struct hid_nodes where = {
+	"/dev/hidraw%d", 16, O_RDWR, HIDIOCGRAWNAME(HID_NAME_LEN - 1),
+};
 
-enum kind { KBD, MOUSE, TABLET, NKINDS };
-
-/* QEMU's HID devices (hw/usb/dev-hid.c) and their report descriptors. */
+/* The report descriptors of QEMU's HID devices (hw/usb/dev-hid.c). */
 static const struct node {
-	const char *name;
 	unsigned int rdesc_size;
 	uint8_t usage;		/* Generic Desktop usage of the collection */
 } nodes[NKINDS] = {
-	[KBD] = { "QEMU QEMU USB Keyboard", 63, 0x06 },
-	[MOUSE] = { "QEMU QEMU USB Mouse", 52, 0x02 },
-	[TABLET] = { "QEMU QEMU USB Tablet", 74, 0x02 },
+	[KBD] = { 63, 0x06 },
+	[MOUSE] = { 52, 0x02 },
+	[TABLET] = { 74, 0x02 },
 };
 
 #define MAX_REPORTS	6
@@ -80,74 +72,20 @@ static const struct tcase {
 		{ 0x00, 0x00, 0x00, 0x00, 0x00, 0x00 } } },
 };
 
-static int fds[NKINDS] = { -1, -1, -1 };
-static char paths[NKINDS][32];
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-/* Open every node not found yet; returns how many are still missing. */
-static int scan(void)
-{
-	int missing = 0, i, k;
-
-	for (i = 0; i < MAX_HIDRAW; i++) {
-		char path[32], name[128] = "";
-		int fd;
-
-		snprintf(path, sizeof(path), "/dev/hidraw%d", i);
-		fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		if (ioctl(fd, HIDIOCGRAWNAME(sizeof(name) - 1), name) < 0)
-			name[0] = '\0';
-		for (k = 0; k < NKINDS; k++)
-			if (fds[k] < 0 && !strcmp(name, nodes[k].name))
-				break;
-		if (k == NKINDS) {
-			close(fd);
-			continue;
-		}
-		fds[k] = fd;
-		snprintf(paths[k], sizeof(paths[k]), "%s", path);
-	}
-	for (k = 0; k < NKINDS; k++)
-		missing += fds[k] < 0;
-	return missing;
-}
-
-/*
- * USB enumeration may still run when the test starts: rescan until every
- * node is there, for at most ENUM_WAIT_MS.
- */
-static void find_nodes(void)
-{
-	long long end = now_ms() + ENUM_WAIT_MS;
-	const struct timespec tick = { 0, 50 * 1000000L };
-
-	while (scan() && now_ms() < end)
-		nanosleep(&tick, NULL);
-}
-
 static void check_info(enum kind k)
 {
 	struct hidraw_devinfo info = { 0 };
-	int ok = fds[k] >= 0 && !ioctl(fds[k], HIDIOCGRAWINFO, &info);
+	int ok = hid_fd[k] >= 0 && !ioctl(hid_fd[k], HIDIOCGRAWINFO, &info);
 
 	if (ok)
 		ktap_diag("%s: %s bus 0x%x vendor 0x%04hx product 0x%04hx",
-			  paths[k], nodes[k].name, info.bustype,
+			  hid_path[k], hid_name[k], info.bustype,
 			  (unsigned short)info.vendor,
 			  (unsigned short)info.product);
 	ktap_ok(ok && info.bustype == BUS_USB &&
 		(unsigned short)info.vendor == QEMU_VENDOR &&
 		(unsigned short)info.product == QEMU_PRODUCT,
-		"hidraw %s info usb %04x:%04x", nodes[k].name, QEMU_VENDOR,
+		"hidraw %s info usb %04x:%04x", hid_name[k], QEMU_VENDOR,
 		QEMU_PRODUCT);
 }
 
@@ -176,29 +114,29 @@ static void check_rdesc(enum kind k)
 	ssize_t nsys = -1;
 	int size = -1, ok = 0;
 
-	if (fds[k] >= 0 && !ioctl(fds[k], HIDIOCGRDESCSIZE, &size) &&
+	if (hid_fd[k] >= 0 && !ioctl(hid_fd[k], HIDIOCGRDESCSIZE, &size) &&
 	    size > 4 && size <= HID_MAX_DESCRIPTOR_SIZE) {
 		rd.size = size;
-		ok = !ioctl(fds[k], HIDIOCGRDESC, &rd);
-		nsys = sysfs_rdesc(paths[k], sys, sizeof(sys));
+		ok = !ioctl(hid_fd[k], HIDIOCGRDESC, &rd);
+		nsys = sysfs_rdesc(hid_path[k], sys, sizeof(sys));
 	}
-	if (fds[k] >= 0)
-		ktap_diag("%s: descriptor %d bytes, sysfs %zd", paths[k], size,
-			  nsys);
+	if (hid_fd[k] >= 0)
+		ktap_diag("%s: descriptor %d bytes, sysfs %zd", hid_path[k],
+			  size, nsys);
 	ok = ok && (unsigned int)size == n->rdesc_size && nsys == size &&
 	     !memcmp(rd.value, sys, size) &&
 	     rd.value[0] == 0x05 && rd.value[1] == 0x01 &&
 	     rd.value[2] == 0x09 && rd.value[3] == n->usage &&
 	     rd.value[size - 1] == 0xc0;
 	ktap_ok(ok, "hidraw %s descriptor %u bytes, generic desktop usage 0x%02x",
-		n->name, n->rdesc_size, n->usage);
+		hid_name[k], n->rdesc_size, n->usage);
 }
 
 /* GET_REPORT over the control pipe: byte 0 is the report id, here none. */
 static void check_get_input(void)
 {
 	uint8_t buf[1 + MAX_LEN];
-	int r = -1, fd = fds[KBD];
+	int r = -1, fd = hid_fd[KBD];
 	unsigned int i, zero = 1;
 
 	memset(buf, 0xa5, sizeof(buf));
@@ -211,14 +149,14 @@ static void check_get_input(void)
 		zero &= !buf[i];
 	ktap_ok(r == (int)sizeof(buf) && zero,
 		"hidraw %s HIDIOCGINPUT returns %zu bytes, no key down",
-		nodes[KBD].name, sizeof(buf));
+		hid_name[KBD], sizeof(buf));
 }
 
 /* Num Lock on, then all LEDs off: SET_REPORT (Output) with report id 0. */
 static void check_write_leds(void)
 {
 	static const uint8_t leds[][2] = { { 0x00, 0x01 }, { 0x00, 0x00 } };
-	int fd = fds[KBD], ok = fd >= 0;
+	int fd = hid_fd[KBD], ok = fd >= 0;
 	size_t i;
 
 	for (i = 0; ok && i < ARRAY_SIZE(leds); i++) {
@@ -228,7 +166,7 @@ static void check_write_leds(void)
 			ktap_perror("write LED report");
 		ok = w == sizeof(leds[i]);
 	}
-	ktap_ok(ok, "hidraw %s write LED output report", nodes[KBD].name);
+	ktap_ok(ok, "hidraw %s write LED output report", hid_name[KBD]);
 }
 
 static void dump(const char *what, const uint8_t *b, ssize_t n)
@@ -243,14 +181,14 @@ static void dump(const char *what, const uint8_t *b, ssize_t n)
 
 static void run_case(const struct tcase *t)
 {
-	long long end = now_ms() + EVENT_WAIT_MS;
-	int fd = fds[t->dev];
+	long long end = ktap_now_ms() + EVENT_WAIT_MS;
+	int fd = hid_fd[t->dev];
 	unsigned int got = 0, bad = 0;
 	uint8_t buf[64];
 	ssize_t n;
 
 	if (fd < 0) {
-		ktap_ok(0, "hidraw %s reports for %s", nodes[t->dev].name,
+		ktap_ok(0, "hidraw %s reports for %s", hid_name[t->dev],
 			t->what);
 		return;
 	}
@@ -259,19 +197,11 @@ static void run_case(const struct tcase *t)
 		dump("stale report", buf, n);
 		bad++;
 	}
-	ktap_diag("bklfree-inject: %s", t->tag);
-	/* The guest init's sed holds a line back until the next one comes. */
-	ktap_diag("waiting %d ms for %u reports on %s", EVENT_WAIT_MS,
-		  t->nreports, paths[t->dev]);
+	hid_inject(t->tag, t->nreports, "reports", hid_path[t->dev]);
 	while (got < t->nreports && !bad) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long long left = end - now_ms();
-
-		if (left <= 0 || poll(&pfd, 1, left) <= 0)
-			break;
-		n = read(fd, buf, sizeof(buf));
+		n = hid_read(fd, buf, sizeof(buf), end);
 		if (n < 0)
-			continue;
+			break;
 		if (n < (ssize_t)t->len ||
 		    memcmp(buf, t->report[got], t->len)) {
 			dump("unexpected report", buf, n);
@@ -285,14 +215,14 @@ static void run_case(const struct tcase *t)
 		ktap_diag("%s: %u of %u reports within %d ms", t->tag, got,
 			  t->nreports, EVENT_WAIT_MS);
 	ktap_ok(got == t->nreports && !bad, "hidraw %s reports for %s",
-		nodes[t->dev].name, t->what);
+		hid_name[t->dev], t->what);
 }
 
 static void run(void)
 {
 	size_t i;
 
-	find_nodes();
+	hid_find(NULL, &where);
 	for (i = 0; i < NKINDS; i++)
 		check_info(i);
 	for (i = 0; i < NKINDS; i++)

@@ -24,10 +24,8 @@
  */
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <termios.h>
-#include <time.h>
 
 #include "ktap.h"
 #include "pattern.h"
@@ -54,52 +52,39 @@ static const struct tcase {
 
 static int usb_fd = -1, uart_fd = -1;
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
+struct tty_open {
+	const char *path;
+	int fd;
+};
 
 /*
  * USB enumeration may still run when the test starts: wait for the node to
  * be created in /dev, then for it to open. devtmpfs makes the node in
  * device_add(), before tty_register_device_attr() adds the tty's cdev, so
- * an open in between fails with ENXIO. Both waits share one deadline.
+ * an open in between fails with ENXIO (or ENODEV): try again at once. Any
+ * other error is final.
  */
-static int open_when_ready(const char *path, long long end)
+static int tty_ready(void *arg)
 {
-	const struct timespec tick = { 0, 20 * 1000000L };
-	char buf[4096];
-	int ifd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-	int fd;
+	struct tty_open *t = arg;
 
-	if (ifd >= 0 && inotify_add_watch(ifd, "/dev", IN_CREATE) < 0) {
-		close(ifd);
-		ifd = -1;
-	}
-	while (access(path, F_OK)) {
-		struct pollfd pfd = { .fd = ifd, .events = POLLIN };
-		long long left = end - now_ms();
+	t->fd = open(t->path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	if (t->fd >= 0)
+		return KTAP_READY;
+	if (errno == ENOENT)
+		return KTAP_WAIT;
+	return errno == ENXIO || errno == ENODEV ? KTAP_BUSY : KTAP_READY;
+}
 
-		if (ifd < 0 || left <= 0 || poll(&pfd, 1, left) <= 0)
-			break;
-		while (read(ifd, buf, sizeof(buf)) > 0)
-			;
-	}
-	if (ifd >= 0)
-		close(ifd);
-	for (;;) {
-		fd = open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
-		if (fd >= 0 || (errno != ENXIO && errno != ENODEV) ||
-		    now_ms() >= end)
-			break;
-		nanosleep(&tick, NULL);
-	}
-	if (fd < 0)
+/* Opens path, waiting up to ms for it to appear and open. */
+static int open_when_ready(const char *path, unsigned int ms)
+{
+	struct tty_open t = { .path = path, .fd = -1 };
+
+	ktap_wait_dev(NULL, tty_ready, &t, ms);
+	if (t.fd < 0)
 		ktap_perror(path);
-	return fd;
+	return t.fd;
 }
 
 /* Raw 8N1, no flow control, the given speed; 0 when termios agrees. */
@@ -134,7 +119,7 @@ static int fd_of(const char *path)
 static size_t transfer(int out, int in, const unsigned char *src,
 		       unsigned char *dst, size_t len)
 {
-	long long end = now_ms() + XFER_WAIT_MS;
+	long long end = ktap_now_ms() + XFER_WAIT_MS;
 	size_t sent = 0, got = 0;
 
 	while (got < len) {
@@ -142,7 +127,7 @@ static size_t transfer(int out, int in, const unsigned char *src,
 			{ .fd = in, .events = POLLIN },
 			{ .fd = sent < len ? out : -1, .events = POLLOUT },
 		};
-		long long left = end - now_ms();
+		long long left = end - ktap_now_ms();
 		ssize_t n;
 
 		if (left <= 0 || poll(pfd, 2, left) <= 0)
@@ -221,8 +206,8 @@ static void run(void)
 {
 	size_t i;
 
-	usb_fd = open_when_ready(USB_TTY, now_ms() + ENUM_WAIT_MS);
-	uart_fd = open_when_ready(UART_TTY, now_ms());
+	usb_fd = open_when_ready(USB_TTY, ENUM_WAIT_MS);
+	uart_fd = open_when_ready(UART_TTY, 0);
 	for (i = 0; i < ARRAY_SIZE(tcases); i++)
 		run_case(&tcases[i], i + 1);
 	check_modem_status();

@@ -24,7 +24,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <time.h>
 
 #include "ktap.h"
 
@@ -34,14 +33,6 @@
 
 static unsigned char sample[2][SAMPLE];
 static int have[2];
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 /* Reads one attribute of /sys/class/misc/hw_random, newline stripped. */
 static int attr(const char *name, char *buf, size_t len)
@@ -80,7 +71,7 @@ static int current(void)
 /* One blocking read of SAMPLE bytes in a child, bounded by READ_MS. */
 static int read_sample(unsigned char *out)
 {
-	long long deadline = now_ms() + READ_MS;
+	long long deadline = ktap_now_ms() + READ_MS;
 	struct pollfd p = { .events = POLLIN };
 	int fds[2], status;
 	size_t got = 0;
@@ -104,7 +95,7 @@ static int read_sample(unsigned char *out)
 	close(fds[1]);
 	p.fd = fds[0];
 	while (got < SAMPLE) {
-		long long left = deadline - now_ms();
+		long long left = deadline - ktap_now_ms();
 		ssize_t r;
 
 		if (left <= 0 || poll(&p, 1, (int)left) != 1)
@@ -161,7 +152,7 @@ static int monobit(void)
 
 static int nonblocking(void)
 {
-	long long deadline = now_ms() + NONBLOCK_MS;
+	long long deadline = ktap_now_ms() + NONBLOCK_MS;
 	unsigned char buf[64];
 	unsigned int eagain = 0;
 	size_t got = 0;
@@ -169,7 +160,7 @@ static int nonblocking(void)
 
 	if (fd < 0)
 		return 0;
-	while (got < sizeof(buf) && now_ms() < deadline) {
+	while (got < sizeof(buf) && ktap_now_ms() < deadline) {
 		ssize_t r = read(fd, buf + got, sizeof(buf) - got);
 
 		if (r > 0) {

@@ -25,7 +25,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
-#include <time.h>
 
 #include "ktap.h"
 
@@ -43,14 +42,6 @@ static const struct port {
 static char node[2][64];
 static int fds[2] = { -1, -1 };
 static unsigned long before[2][2];	/* bytes_sent, bytes_received */
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 static unsigned char byte(unsigned int seed, size_t i)
 {
@@ -121,12 +112,13 @@ static int counters(size_t i, unsigned long *sent, unsigned long *received,
 
 static int found(void)
 {
-	long long deadline = now_ms() + WAIT_MS;
+	long long deadline = ktap_now_ms() + WAIT_MS;
 	unsigned int tries = 0;
 	int n, connected;
 	size_t i;
 
-	while ((n = scan()) < (int)ARRAY_SIZE(ports) && now_ms() < deadline) {
+	while ((n = scan()) < (int)ARRAY_SIZE(ports) &&
+	       ktap_now_ms() < deadline) {
 		tries++;
 		sched_yield();
 	}
@@ -150,7 +142,7 @@ static int found(void)
 /* Port i polls POLLOUT without POLLHUP: writable, host side connected. */
 static int writable(size_t i)
 {
-	long long deadline = now_ms() + WAIT_MS;
+	long long deadline = ktap_now_ms() + WAIT_MS;
 	struct pollfd p = { .fd = fds[i], .events = POLLOUT };
 	unsigned int tries = 0;
 
@@ -161,7 +153,7 @@ static int writable(size_t i)
 	 * PORT_OPEN control message arrives there is nothing to wait on.
 	 */
 	while (poll(&p, 1, WAIT_MS) == 1 && !(p.revents & POLLOUT) &&
-	       now_ms() < deadline) {
+	       ktap_now_ms() < deadline) {
 		tries++;
 		sched_yield();
 	}
@@ -184,7 +176,7 @@ static int writable_b(void)
 static int transfer(size_t from)
 {
 	const struct port *s = &ports[from];
-	long long deadline = now_ms() + WAIT_MS;
+	long long deadline = ktap_now_ms() + WAIT_MS;
 	struct pollfd p[2] = {
 		{ .fd = fds[from], .events = POLLOUT },
 		{ .fd = fds[!from], .events = POLLIN },
@@ -198,7 +190,7 @@ static int transfer(size_t from)
 		out[i] = byte(s->seed, i);
 	memset(in, 0, sizeof(in));
 	while (got < s->len) {
-		long long left = deadline - now_ms();
+		long long left = deadline - ktap_now_ms();
 		ssize_t r;
 
 		p[0].fd = sent < s->len ? fds[from] : -1;
