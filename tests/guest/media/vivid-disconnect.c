@@ -62,14 +62,6 @@ static void on_usr1(int sig)
 	(void)sig;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static int subscribe(int fd, __u32 type, __u32 id)
 {
 	struct v4l2_event_subscription sub = { .type = type, .id = id };
@@ -98,7 +90,7 @@ static void *wait_thread(void *arg)
 		w->ret = ioctl(w->fd, VIDIOC_DQEVENT, &w->ev);
 	}
 	w->err = errno;
-	w->woke_ms = now_ms();
+	w->woke_ms = ktap_now_ms();
 	if (write(w->done_pipe[1], "x", 1) != 1)
 		w->err = EPIPE;
 	return NULL;
@@ -140,7 +132,7 @@ static int start_asleep(struct waiter *w)
 static int finished_by(struct waiter *w, long long deadline)
 {
 	struct pollfd p = { .fd = w->done_pipe[0], .events = POLLIN };
-	long long left = deadline - now_ms();
+	long long left = deadline - ktap_now_ms();
 
 	return poll(&p, 1, left > 0 ? (int)left : 0) == 1;
 }
@@ -168,7 +160,7 @@ static int open_video(void)
 static int reopens_within(int ms)
 {
 	struct timespec tick = { .tv_nsec = 20 * 1000 * 1000 };
-	long long end = now_ms() + ms;
+	long long end = ktap_now_ms() + ms;
 	struct v4l2_capability cap;
 
 	do {
@@ -179,7 +171,7 @@ static int reopens_within(int ms)
 		if (ok)
 			return 1;
 		nanosleep(&tick, NULL);
-	} while (now_ms() < end);
+	} while (ktap_now_ms() < end);
 	return 0;
 }
 
@@ -226,7 +218,7 @@ static void run(void)
 
 	ktap_ok(!set_ctrl(ctl, VIVID_CID_DISCONNECT, 0),
 		"vivid disconnect control unregisters the node");
-	deadline = now_ms() + WAKE_MS;
+	deadline = ktap_now_ms() + WAKE_MS;
 
 	ok = finished_by(&waitsub, deadline) && waitsub.ret == 0 &&
 	     waitsub.ev.type == V4L2_EVENT_DISCONNECT;

@@ -43,14 +43,6 @@ struct worker {
 
 static volatile int stop;
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 static void check(struct worker *w, int ret, const char *call)
 {
 	if (ret < 0) {
@@ -167,8 +159,8 @@ static void run(void)
 		if (pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]))
 			started = 0;
 	ktap_ok(started, "five threads started on five handles");
-	end = now_ms() + RUN_MS;
-	while (now_ms() < end)
+	end = ktap_now_ms() + RUN_MS;
+	while (ktap_now_ms() < end)
 		nanosleep(&tick, NULL);
 	stop = 1;
 	for (i = 0; i < ARRAY_SIZE(workers); i++) {
