@@ -140,10 +140,14 @@ static struct {
 	time_t now;
 } vol = { .fd = -1 };
 
+/* A host file with more than one name: the first name met is the real
+ * entry, each further one a link block chained from it. */
 struct hardlink {
 	dev_t dev;
 	ino_t ino;
-	uint32_t block;
+	uint32_t block;		/* the real entry's header */
+	uint32_t chain;		/* its first link, the real entry's next_link */
+	int written;		/* the header is on disk: patch it */
 };
 
 static struct hardlink *links;
@@ -357,6 +361,16 @@ static uint32_t protection(mode_t mode)
 	return p;
 }
 
+static struct hardlink *find_link(const struct stat *st)
+{
+	size_t i;
+
+	for (i = 0; i < nr_links; i++)
+		if (links[i].dev == st->st_dev && links[i].ino == st->st_ino)
+			return &links[i];
+	return NULL;
+}
+
 /* The fields every header block of an entry shares. */
 static void header_common(unsigned char *b, const struct entry *e,
 			  uint32_t parent)
@@ -460,6 +474,12 @@ static void write_file(struct entry *e, uint32_t parent)
 	}
 	header_common(hdr, e, parent);
 	put32(hdr, O_BYTE_SIZE, e->size);
+	if (e->st.st_nlink > 1) {
+		struct hardlink *l = find_link(&e->st);
+
+		put32(hdr, O_NEXT_LINK, l->chain);
+		l->written = 1;
+	}
 	set_checksum(hdr, O_CHKSUM);
 	write_block(e->block, hdr);
 }
@@ -520,30 +540,24 @@ static void write_softlink(struct entry *e, uint32_t parent)
 	write_block(e->block, b);
 }
 
-/* A second name of a file already written: link it into its chain. */
-static void write_hardlink(struct entry *e, uint32_t parent, uint32_t real)
+/* A further name of a file: put it at the head of the link chain. */
+static void write_hardlink(struct entry *e, uint32_t parent,
+			   struct hardlink *l)
 {
 	unsigned char b[BSIZE] = { 0 }, r[BSIZE];
 
-	read_block(real, r);
 	header_common(b, e, parent);
-	put32(b, O_REAL_ENTRY, real);
-	put32(b, O_NEXT_LINK, get32(r, O_NEXT_LINK));
+	put32(b, O_REAL_ENTRY, l->block);
+	put32(b, O_NEXT_LINK, l->chain);
 	set_checksum(b, O_CHKSUM);
 	write_block(e->block, b);
-	put32(r, O_NEXT_LINK, e->block);
+	l->chain = e->block;
+	if (!l->written)
+		return;
+	read_block(l->block, r);
+	put32(r, O_NEXT_LINK, l->chain);
 	set_checksum(r, O_CHKSUM);
-	write_block(real, r);
-}
-
-static struct hardlink *find_link(const struct stat *st)
-{
-	size_t i;
-
-	for (i = 0; i < nr_links; i++)
-		if (links[i].dev == st->st_dev && links[i].ino == st->st_ino)
-			return &links[i];
-	return NULL;
+	write_block(l->block, r);
 }
 
 static void remember_link(const struct entry *e)
@@ -556,10 +570,12 @@ static void remember_link(const struct entry *e)
 	links = l;
 	links[nr_links].dev = e->st.st_dev;
 	links[nr_links].ino = e->st.st_ino;
-	links[nr_links++].block = e->block;
+	links[nr_links].block = e->block;
+	links[nr_links].chain = 0;
+	links[nr_links++].written = 0;
 }
 
-/* Decide an entry's type; the real file of a hard link goes first. */
+/* Decide an entry's type: the first name of a file met is the real one. */
 static void classify(struct entry *e)
 {
 	if (S_ISDIR(e->st.st_mode)) {
@@ -590,12 +606,10 @@ static void write_entry(struct entry *e, uint32_t parent)
 		write_softlink(e, parent);
 		break;
 	case ST_LINKFILE:
-		write_hardlink(e, parent, find_link(&e->st)->block);
+		write_hardlink(e, parent, find_link(&e->st));
 		break;
 	default:
 		write_file(e, parent);
-		if (e->st.st_nlink > 1)
-			remember_link(e);
 	}
 }
 
@@ -738,6 +752,8 @@ static uint32_t fill_dir(const char *hostdir, uint32_t self,
 
 		classify(&e[i]);
 		e[i].block = alloc_block();
+		if (e[i].type == ST_FILE && e[i].st.st_nlink > 1)
+			remember_link(&e[i]);
 		if (tail[h])
 			tail[h]->next_hash = e[i].block;
 		else
