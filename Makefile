@@ -6,6 +6,7 @@
 #   make apply SERIES=core          take one subsystem's series only
 #   make boot PROFILES=usb-hid KERNELS=patched
 #   make bench           build and boot figures (not tests)
+#   make staging-report  drivers/staging of the patched tree, text and JSON
 
 SHELL := /bin/sh
 TOP := $(CURDIR)
@@ -26,7 +27,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	$(wildcard tests/guest/*/*.c))
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
-	check bench clean
+	check bench clean staging-report staging-move-regen
 
 all: deps
 	@$(MAKE) --no-print-directory boot
@@ -69,6 +70,14 @@ boot: build initramfs
 
 report: tools
 	@scripts/report.sh
+
+staging-report: apply tools
+	@scripts/staging-report.sh
+
+# Rewrites patches/staging-move/*.patch from the pristine tree (a git mv per
+# pure move, git am for the rest); CHECK=1 only compares.
+staging-move-regen: tree
+	@scripts/staging-move-regen.sh $(if $(CHECK),--check)
 
 check: deps
 	@$(MAKE) --no-print-directory tools guest
