@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vivid-driver-calls - after a V4L2 device node is unregistered, the driver
+ * is never called again except to release its file handles (Hans
+ * Verkuil's 2010 RFC "BKL, locking and ioctls"; patches/core/0501-0503,
+ * which serve VIDIOC_DQEVENT and VIDIOC_UNSUBSCRIBE_EVENT in the core).
+ *
+ * The function tracer, filtered to vivid's own functions (vivid_*,
+ * vidioc_* and the vb2 queue ops vid_cap_*: in the lab kernel vivid is the
+ * only V4L2 driver, so these names are its callbacks), counts the calls.
+ * First a QUERYCAP on a live node must show up in the trace, which proves
+ * the counter works. Then, after vivid's Disconnect control, a handle
+ * subscribed to V4L2_EVENT_DISCONNECT dequeues its events, and both it and
+ * an ordinary handle try QUERYCAP, G_FMT, S_CTRL, ENUM_FMT, DQEVENT, poll
+ * and UNSUBSCRIBE_EVENT: none of that may reach a vivid function. Closing
+ * the handles must then reach vivid_fop_release.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/ioctl.h>
+#include <linux/videodev2.h>
+
+#include "ktap.h"
+
+#ifndef V4L2_EVENT_DISCONNECT
+#define V4L2_EVENT_DISCONNECT 7
+#endif
+#define VIVID_CID_DISCONNECT ((0x00f00000 | 0xf000) + 65)
+#define VIDEO "/dev/video0"
+#define TRACING "/sys/kernel/tracing/"
+
+static char trace[1 << 16];
+
+/* tracefs takes one filter word per write(): write until all is taken. */
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	size_t left = strlen(s);
+	ssize_t n = 0;
+
+	while (fd >= 0 && left && (n = write(fd, s, left)) > 0) {
+		s += n;
+		left -= n;
+	}
+	close(fd);
+	return fd >= 0 && !left;
+}
+
+static int tracing(int on)
+{
+	return write_str(TRACING "tracing_on", on ? "1" : "0");
+}
+
+/* Clear the buffer and start recording vivid's functions. */
+static int trace_start(void)
+{
+	return tracing(0) && write_str(TRACING "trace", "") && tracing(1);
+}
+
+/* Stop and read the recorded calls into trace[]; count them. */
+static int trace_stop(void)
+{
+	int fd, calls = 0;
+	char *line, *nl;
+	ssize_t n;
+
+	if (!tracing(0))
+		return -1;
+	fd = open(TRACING "trace", O_RDONLY);
+	n = fd < 0 ? -1 : read(fd, trace, sizeof(trace) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	trace[n] = '\0';
+	for (line = trace; *line; line = nl + 1) {
+		nl = strchrnul(line, '\n');
+		if (*line != '#') {
+			if (calls < 5)
+				ktap_diag("traced: %.*s", (int)(nl - line), line);
+			calls++;
+		}
+		if (!*nl)
+			break;
+	}
+	return calls;
+}
+
+static int traced(const char *function)
+{
+	return strstr(trace, function) != NULL;
+}
+
+static void poke(int fd)
+{
+	struct v4l2_capability cap;
+	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_control c = { .id = V4L2_CID_BRIGHTNESS, .value = 50 };
+	struct v4l2_fmtdesc desc = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_event ev;
+	struct v4l2_event_subscription all = { .type = V4L2_EVENT_ALL };
+	struct pollfd p = { .fd = fd, .events = POLLIN | POLLPRI };
+
+	ioctl(fd, VIDIOC_QUERYCAP, &cap);
+	ioctl(fd, VIDIOC_G_FMT, &fmt);
+	ioctl(fd, VIDIOC_S_CTRL, &c);
+	ioctl(fd, VIDIOC_ENUM_FMT, &desc);
+	while (!ioctl(fd, VIDIOC_DQEVENT, &ev))
+		;
+	poll(&p, 1, 0);
+	ioctl(fd, VIDIOC_UNSUBSCRIBE_EVENT, &all);
+}
+
+static void run(void)
+{
+	struct v4l2_event_subscription sub = { .type = V4L2_EVENT_DISCONNECT };
+	struct v4l2_control plug = { .id = VIVID_CID_DISCONNECT };
+	struct v4l2_capability cap;
+	int subscribed, plain, n;
+
+	if (!write_str(TRACING "set_ftrace_filter", "vivid_* vidioc_* vid_cap_*") ||
+	    !write_str(TRACING "current_tracer", "function"))
+		ktap_bail("cannot set up the function tracer: %s", strerror(errno));
+	subscribed = open(VIDEO, O_RDWR | O_CLOEXEC);
+	plain = open(VIDEO, O_RDWR | O_CLOEXEC);
+	if (subscribed < 0 || plain < 0)
+		ktap_bail("cannot open " VIDEO ": %s", strerror(errno));
+	ioctl(subscribed, VIDIOC_SUBSCRIBE_EVENT, &sub);
+
+	trace_start();
+	ioctl(plain, VIDIOC_QUERYCAP, &cap);
+	n = trace_stop();
+	ktap_ok(n > 0 && traced("vidioc_querycap"),
+		"the tracer sees vidioc_querycap on the live node");
+
+	ktap_ok(!ioctl(plain, VIDIOC_S_CTRL, &plug),
+		"vivid disconnect control unregisters the node");
+	trace_start();
+	poke(subscribed);
+	poke(plain);
+	n = trace_stop();
+	ktap_ok(n == 0, "no vivid function runs for ioctls and poll after unplug");
+
+	trace_start();
+	close(subscribed);
+	close(plain);
+	n = trace_stop();
+	ktap_ok(n > 0 && traced("vivid_fop_release"),
+		"closing the handles reaches vivid_fop_release");
+	write_str(TRACING "current_tracer", "nop");
+	write_str(TRACING "set_ftrace_filter", "");
+	tracing(1);
+}
+
+const struct ktap_test ktap_test = {
+	.plan = 4,
+	.devices = (const char *const[]){ VIDEO, TRACING "set_ftrace_filter", NULL },
+	.kconfig = (const char *const[]){ "CONFIG_FUNCTION_TRACER", NULL },
+	.timeout = 30,
+	.upstream = "RFC BKL, locking and ioctls (Hans Verkuil, 2010); patches/core/0501-0503",
+	.run = run,
+};
