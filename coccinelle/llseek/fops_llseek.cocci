@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/// Classify the llseek of every struct file_operations and struct proc_ops
+/// initialiser: print one tab-separated row per initialiser (per element
+/// for arrays) with its llseek, its open function and whether that open
+/// makes the file unseekable, whether read, write, read_iter and write_iter
+/// use the file position, whether it is a seq_file, a class and the action
+/// the class proposes. scripts/llseek-report.sh adds the header, sorts the
+/// rows and counts the classes; coccinelle/llseek/README.md lists the
+/// columns and the classes.
+///
+/// Facts come from the file alone: an open "makes the file unseekable" when
+/// it calls nonseekable_open() or stream_open(), directly or through a
+/// function of the same file that does (as the nested_open rule of the
+/// 2.6.37 "llseek: automatically add .llseek fop" semantic patch); a read or
+/// write "uses the position" when its loff_t * parameter or some ->f_pos
+/// appears in its body, a read_iter or write_iter when ->ki_pos or ->f_pos
+/// appears or the kiocb is handed to another function.  Functions defined
+/// elsewhere are "ext", except the few library functions of the table in
+/// the initialize rule.
+//
+// Confidence: Moderate
+//   The position facts are syntactic: a position handed to a helper counts
+//   as used, a helper that reads file->f_pos through its struct file does
+//   not.  Every class but no_llseek is a proposal for review.
+// Keywords: llseek, no_llseek, noop_llseek, default_llseek, seq_lseek,
+//   nonseekable_open, stream_open
+// Options: --no-includes --include-headers
+
+virtual report
+
+@initialize:python@
+@@
+# Library functions used directly as members, and whether they use the
+# file position (everything else not defined in the file is "ext").
+LIBRARY_POS = {
+	"seq_read": "yes", "seq_read_iter": "yes",
+	"simple_attr_read": "yes", "simple_attr_write": "yes",
+	"debugfs_attr_read": "yes", "debugfs_attr_write": "yes",
+	"debugfs_attr_write_signed": "yes",
+	"generic_file_read_iter": "yes", "generic_file_write_iter": "yes",
+	"generic_read_dir": "no",
+}
+UNSEEKABLE_OPEN = ("nonseekable_open", "stream_open")
+NO_SEEK = ("unset", "NULL")
+# Members that take the position from f_pos besides the four columns.
+OTHER_POS = ("iterate", "iterate_shared", "splice_read", "splice_write")
+# proc_ops members, as the file_operations member they stand for.
+PROC = {"proc_lseek": "llseek", "proc_open": "open", "proc_read": "read",
+	"proc_write": "write", "proc_read_iter": "read_iter"}
+
+defined = set()		# (file, function) of every function defined here
+params = {}		# (file, function) -> names of its position parameters
+occurrences = set()	# (file, function, parameter or "->f_pos", line, column)
+arguments = set()	# (file, line, column) of a parameter handed to a call
+passes = {}		# (file, function, parameter) -> functions it is handed to
+calls = {}		# file -> set of (caller, callee)
+members = {}		# (file, line) -> {member: set of values}
+closed = {}		# file -> functions that make the file unseekable
+
+def add_member(key, fld, value):
+	fld = PROC.get(fld, fld)
+	members.setdefault(key, {}).setdefault(fld, set()).add(value)
+
+def add_pass(q, name, g):
+	arguments.add((q[0].file, q[0].line, q[0].column))
+	key = (q[0].file, q[0].current_element, name)
+	passes.setdefault(key, set()).add(g)
+
+def used_directly(file, f, name):
+	return any(o[:3] == (file, f, name) and
+		   (file, o[3], o[4]) not in arguments for o in occurrences)
+
+# uses_pos(FILE, F): F, defined in FILE, uses the file position.
+def uses_pos(file, f, seen=()):
+	if used_directly(file, f, "->f_pos"):
+		return True
+	for name in params.get((file, f), ()):
+		if used_directly(file, f, name):
+			return True
+		for g in passes.get((file, f, name), ()):
+			if (file, g) not in defined:
+				if LIBRARY_POS.get(g) != "no":
+					return True
+			elif g not in seen and uses_pos(file, g, seen + (f,)):
+				return True
+	return False
+
+def value(m, fld):
+	v = m.get(fld)
+	return "|".join(sorted(v)) if v else "unset"
+
+# worst(set of "yes"/"ext"/"no"): "yes" wins over "ext" over "no".
+def worst(res):
+	for r in ("yes", "ext", "no"):
+		if r in res:
+			return r
+	return "ext"
+
+def pos_of(file, f):
+	if f in NO_SEEK:
+		return "-"
+	res = set()
+	for one in f.split("|"):
+		if (file, one) not in defined:
+			res.add(LIBRARY_POS.get(one, "ext"))
+			continue
+		res.add("yes" if uses_pos(file, one) else "no")
+	return worst(res)
+
+# The functions of FILE that call nonseekable_open() or stream_open(),
+# directly or through other functions of FILE.
+def unseekable_in(file):
+	if file not in closed:
+		found = set(UNSEEKABLE_OPEN)
+		edges = calls.get(file, set())
+		grown = True
+		while grown:
+			new = set(c for (c, g) in edges
+				  if g in found and (file, c) in defined)
+			grown = not new <= found
+			found |= new
+		closed[file] = found
+	return closed[file]
+
+def unseekable_of(file, f):
+	if f == "unset":
+		return "-"
+	res = set()
+	for one in f.split("|"):
+		if one in unseekable_in(file):
+			res.add("yes")
+		elif (file, one) in defined:
+			res.add("no")
+		else:
+			res.add("ext")
+	return worst(res)
+
+def classify(ll, nso, rw, seq, other):
+	if ll == "no_llseek":
+		return ("no_llseek", "drop the initialiser line (no_llseek is NULL)")
+	if nso == "yes" and ll not in NO_SEEK:
+		return ("nonseekable-but-llseek-set",
+			"review: drop .llseek, open already makes the file unseekable")
+	if seq == "yes" and ll != "seq_lseek" and nso != "yes":
+		return ("seq-read-without-seq-lseek",
+			"review: seq_lseek, or say why the file must not seek")
+	if ll == "noop_llseek" and "yes" in rw:
+		return ("noop-but-uses-pos",
+			"review: default_llseek or a real llseek, or stop using the position")
+	if ll == "default_llseek" and not other and \
+	   all(r in ("-", "no") for r in rw):
+		return ("default-llseek-unused-pos",
+			"candidate: noop_llseek or no seek, drops inode_lock from lseek")
+	if ll in NO_SEEK:
+		return ("unset", "none: lseek fails with ESPIPE")
+	return ("consistent", "none")
+
+def emit(file, line, name, kind, m):
+	ll = value(m, "llseek")
+	op = value(m, "open")
+	nso = unseekable_of(file, op)
+	cols = [file, str(line), name, kind, ll, op, nso]
+	rw = []
+	for fld in ("read", "write", "read_iter", "write_iter"):
+		f = value(m, fld)
+		rw.append(pos_of(file, f))
+		cols += [f, rw[-1]]
+	seq = "yes" if value(m, "read") == "seq_read" or \
+		value(m, "read_iter") == "seq_read_iter" else "no"
+	other = [o for o in OTHER_POS if o in m]
+	cls, action = classify(ll, nso, rw, seq, other)
+	cols += [seq, ",".join(other) or "-", cls, action]
+	print("\t".join(cols), flush=True)
+
+// Every function defined here, and its position parameters: the columns
+// tell "no" (defined here) from "ext" (defined elsewhere).  The uses are
+// matched as plain expressions anywhere and given to their function by
+// current_element: matching them inside the function body, along its
+// control flow, takes minutes on files such as fs/ceph/file.c.
+@defs depends on report@
+identifier f;
+position p;
+@@
+f@p(...) { ... }
+
+@script:python depends on report@
+f << defs.f;
+p << defs.p;
+@@
+defined.add((p[0].file, f))
+
+@ppos_param depends on report@
+identifier f, ppos;
+type T;
+position p;
+typedef loff_t;
+@@
+T f@p(..., loff_t *ppos) { ... }
+
+@script:python depends on report@
+f << ppos_param.f;
+ppos << ppos_param.ppos;
+p << ppos_param.p;
+@@
+params.setdefault((p[0].file, f), set()).add(ppos)
+
+@iocb_param depends on report@
+identifier f, iocb;
+type T;
+position p;
+@@
+T f@p(struct kiocb *iocb, ...) { ... }
+
+@script:python depends on report@
+f << iocb_param.f;
+iocb << iocb_param.iocb;
+p << iocb_param.p;
+@@
+params.setdefault((p[0].file, f), set()).add(iocb)
+
+// Uses of a position parameter: the loff_t * itself, the kiocb's ->ki_pos,
+// and some ->f_pos.  A parameter handed to a function defined in this file
+// is used when that function uses its own; handed to any other function it
+// is used (LIBRARY_POS can say otherwise).
+@ppos_use depends on report@
+identifier ppos_param.ppos;
+position q;
+@@
+ppos@q
+
+@script:python depends on report@
+ppos << ppos_param.ppos;
+q << ppos_use.q;
+@@
+occurrences.add((q[0].file, q[0].current_element, ppos,
+		 q[0].line, q[0].column))
+
+@ppos_pass depends on report@
+identifier ppos_param.ppos;
+identifier g;
+position q;
+@@
+g(..., ppos@q, ...)
+
+@script:python depends on report@
+ppos << ppos_param.ppos;
+g << ppos_pass.g;
+q << ppos_pass.q;
+@@
+add_pass(q, ppos, g)
+
+@iocb_use depends on report@
+identifier iocb_param.iocb;
+position q;
+@@
+iocb@q->ki_pos
+
+@script:python depends on report@
+iocb << iocb_param.iocb;
+q << iocb_use.q;
+@@
+occurrences.add((q[0].file, q[0].current_element, iocb,
+		 q[0].line, q[0].column))
+
+@iocb_pass depends on report@
+identifier iocb_param.iocb;
+identifier g;
+position q;
+@@
+g(..., iocb@q, ...)
+
+@script:python depends on report@
+iocb << iocb_param.iocb;
+g << iocb_pass.g;
+q << iocb_pass.q;
+@@
+add_pass(q, iocb, g)
+
+@f_pos_use depends on report@
+expression E;
+position q;
+@@
+E->f_pos@q
+
+@script:python depends on report@
+q << f_pos_use.q;
+@@
+occurrences.add((q[0].file, q[0].current_element, "->f_pos",
+		 q[0].line, q[0].column))
+
+// Calls, for open functions that make the file unseekable through helpers
+// of the same file (transitively).
+@call depends on report@
+identifier g;
+position q;
+@@
+g@q(...)
+
+@script:python depends on report@
+g << call.g;
+q << call.q;
+@@
+calls.setdefault(q[0].file, set()).add((q[0].current_element, g))
+
+// The initialisers and their members.
+@fops depends on report@
+identifier fn;
+position p;
+@@
+struct file_operations fn@p = { ... };
+
+@fops_member depends on report@
+identifier fops.fn;
+position fops.p;
+identifier fld;
+expression E;
+@@
+struct file_operations fn@p = { .fld = E, };
+
+@script:python depends on report@
+p << fops.p;
+fld << fops_member.fld;
+E << fops_member.E;
+@@
+add_member((p[0].file, p[0].line), fld, E)
+
+@pops depends on report@
+identifier fn;
+position p;
+@@
+struct proc_ops fn@p = { ... };
+
+@pops_member depends on report@
+identifier pops.fn;
+position pops.p;
+identifier fld;
+expression E;
+@@
+struct proc_ops fn@p = { .fld = E, };
+
+@script:python depends on report@
+p << pops.p;
+fld << pops_member.fld;
+E << pops_member.E;
+@@
+add_member((p[0].file, p[0].line), fld, E)
+
+// Arrays: one row per element written as a literal { ... } with members;
+// an element and its members meet on the line of its closing brace.
+@fops_elem depends on report@
+identifier fn;
+initializer I;
+position p;
+@@
+struct file_operations fn[...] = { ..., I@p, ... };
+
+@fops_elem_member depends on report@
+identifier fn;
+identifier fld;
+expression E;
+position p;
+@@
+struct file_operations fn[...] = { ..., { .fld = E, }@p, ... };
+
+@script:python depends on report@
+fn << fops_elem_member.fn;
+p << fops_elem_member.p;
+fld << fops_elem_member.fld;
+E << fops_elem_member.E;
+@@
+add_member((p[0].file, fn, p[0].line), fld, E)
+
+// The rows, once every fact of the file is known.
+@script:python depends on report@
+fn << fops.fn;
+p << fops.p;
+@@
+emit(p[0].file, p[0].line, fn, "file_operations",
+     members.get((p[0].file, p[0].line), {}))
+
+@script:python depends on report@
+fn << pops.fn;
+p << pops.p;
+@@
+emit(p[0].file, p[0].line, fn, "proc_ops",
+     members.get((p[0].file, p[0].line), {}))
+
+@script:python depends on report@
+fn << fops_elem.fn;
+p << fops_elem.p;
+@@
+key = (p[0].file, fn, p[0].line_end)
+if key in members:
+	emit(p[0].file, p[0].line, fn + "[]", "file_operations", members[key])
