@@ -13,15 +13,17 @@
 /// function of the same file that does (as the nested_open rule of the
 /// 2.6.37 "llseek: automatically add .llseek fop" semantic patch); a read or
 /// write "uses the position" when its loff_t * parameter or some ->f_pos
-/// appears in its body, a read_iter or write_iter when ->ki_pos or ->f_pos
-/// appears or the kiocb is handed to another function.  Functions defined
-/// elsewhere are "ext", except the few library functions of the table in
-/// the initialize rule.
+/// appears in its body, a read_iter or write_iter when its kiocb's ->ki_pos
+/// or some ->f_pos does.  A loff_t * or kiocb handed to a function of the
+/// same file counts when that function uses its own, handed to any other
+/// function it counts as used.  Functions defined elsewhere are "ext",
+/// except the few library functions of the table in the initialize rule.
 //
 // Confidence: Moderate
-//   The position facts are syntactic: a position handed to a helper counts
-//   as used, a helper that reads file->f_pos through its struct file does
-//   not.  Every class but no_llseek is a proposal for review.
+//   The position facts are syntactic: a helper that reads file->f_pos
+//   through its struct file is not seen, and an open that makes the file
+//   unseekable on one branch only counts as doing it.  Every class but
+//   no_llseek is a proposal for review.
 // Keywords: llseek, no_llseek, noop_llseek, default_llseek, seq_lseek,
 //   nonseekable_open, stream_open
 // Options: --no-includes --include-headers
