@@ -27,7 +27,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	$(wildcard tests/guest/*/*.c))
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
-	check bench clean staging-report staging-move-regen
+	check bench clean llseek-report staging-report staging-move-regen
 
 all: deps
 	@$(MAKE) --no-print-directory boot
@@ -70,6 +70,9 @@ boot: build initramfs
 
 report: tools
 	@scripts/report.sh
+
+llseek-report: deps tree
+	@scripts/llseek-report.sh
 
 staging-report: apply tools
 	@scripts/staging-report.sh
