@@ -27,7 +27,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	$(wildcard tests/guest/*/*.c))
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
-	check bench clean llseek-report staging-report staging-move-regen
+	check bench clean llseek-report regen staging-report staging-move-regen
 
 all: deps
 	@$(MAKE) --no-print-directory boot
@@ -73,6 +73,9 @@ report: tools
 
 llseek-report: deps tree
 	@scripts/llseek-report.sh
+
+regen: deps tree
+	@scripts/llseek-regen.sh
 
 staging-report: apply tools
 	@scripts/staging-report.sh
