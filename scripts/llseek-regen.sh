@@ -52,11 +52,9 @@ spatch_version=$(spatch --version | sed -n 's/^spatch version \([^ ]*\).*/\1/p')
 llseek_candidates '(^|[^_[:alnum:]])no_llseek([^_[:alnum:]]|$)' \
 	>"$work/files" || die "cannot list the files of '$LLSEEK_TREE'"
 llseek_spatch no_llseek.cocci patch "$work/files" "$work/spatch" --in-place ||
-	die "spatch failed on the files above; log: $work/spatch/spatch.err"
-for c in "$work/spatch"/*/; do
-	(cd "$c" && find . -type f | tar -cf - -T -) | tar -xf - -C "$new" ||
-		die "cannot collect the rewritten files"
-done
+	die "spatch failed on the files above; log: $work/spatch/err"
+rmdir "$new" && mv "$work/spatch/tree" "$new" ||
+	die "cannot collect the rewritten files"
 
 # 2. What the rule cannot see, as text; then nothing may be left.
 : >"$work/text"

@@ -29,13 +29,13 @@ llseek_candidates 'struct[[:space:]]+(file_operations|proc_ops)([^_[:alnum:]]|$)
 nfiles=$(wc -l <"$work/files")
 
 llseek_spatch fops_llseek.cocci report "$work/files" "$work/spatch" ||
-	die "spatch failed on the files above; log: $work/spatch/spatch.err"
+	die "spatch failed on the files above; log: $work/spatch/err"
 
 {
 	printf 'file\tline\tname\tkind\tllseek\topen\topen_unseekable'
 	printf '\tread\tread_pos\twrite\twrite_pos\tread_iter\tread_iter_pos'
 	printf '\twrite_iter\twrite_iter_pos\tseq_file\tother_pos\tclass\taction\n'
-	cat "$work/spatch"/*.out | sed 's|^\./||' |
+	sed 's|^\./||' "$work/spatch/out" |
 		LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n -k3,3
 } >"$LLSEEK_OUT/report.tsv"
 spatch_time=$(elapsed "$start")
