@@ -35,7 +35,8 @@ export TZ=UTC LC_ALL=C
 signoff="Signed-off-by: $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"
 heading="# llseek: drop no_llseek"
 # An initialiser line, in code, in a #define body or in a comment.
-init_re='^[[:space:]]*(\*[[:space:]]*)?\.(llseek|proc_lseek)[[:space:]]*=[[:space:]]*no_llseek,?[[:space:]]*(\\)?$'
+sp='[[:space:]]*'
+init_re="^$sp(\\*$sp)?\\.(llseek|proc_lseek)$sp=${sp}no_llseek,?$sp(\\\\)?\$"
 define_re='^#define no_llseek NULL$'
 
 work="$BUILD/llseek/regen"
@@ -60,8 +61,11 @@ rmdir "$new" && mv "$work/spatch/tree" "$new" ||
 : >"$work/text"
 while read -r f; do
 	INIT_RE=$init_re awk -v f="$f" '
-		$0 ~ ENVIRON["INIT_RE"] && /\\[[:space:]]*$/ { print f ":" NR ": in a #define body" >> "/dev/stderr"; next }
-		$0 ~ ENVIRON["INIT_RE"] && /^[[:space:]]*\*/ { print f ":" NR ": in a comment" >> "/dev/stderr"; next }
+		function drop(why) { print f ":" NR ": " why >"/dev/stderr" }
+		$0 ~ ENVIRON["INIT_RE"] && /\\[[:space:]]*$/ {
+			drop("in a #define body"); next }
+		$0 ~ ENVIRON["INIT_RE"] && /^[[:space:]]*\*/ {
+			drop("in a comment"); next }
 		{ print }' "$new/$f" >"$new/$f.tmp" 2>>"$work/text" &&
 		mv "$new/$f.tmp" "$new/$f" || die "cannot edit '$new/$f'"
 	left=$(grep -nw no_llseek "$new/$f" |
@@ -97,8 +101,8 @@ g() {
 }
 extra="include/linux/fs.h Documentation/filesystems/porting.rst
 scripts/coccinelle/api/stream_open.cocci"
-(cd "$LLSEEK_TREE" &&
-	cp --parents $( (cat "$work/files"; printf "%s\n" $extra) | sort -u) "$git") ||
+(cat "$work/files"; printf '%s\n' $extra) | sort -u >"$work/copied"
+(cd "$LLSEEK_TREE" && cp --parents $(cat "$work/copied") "$git") ||
 	die "cannot copy the pristine files into '$git'"
 g init -q && g add -A && g commit -q -m "pristine 6.1 files" ||
 	die "cannot make the scratch repository '$git'"
@@ -126,7 +130,8 @@ for s in $(cut -f1 "$work/groups" | uniq); do
 	for f in $files; do
 		cp "$new/$f" "$git/$f" && g add "$f" || die "cannot stage '$f'"
 	done
-	inits=$(g diff --cached | grep -Ec "^-$(printf %s "$init_re" | cut -c2-)")
+	inits=$(g diff --cached |
+		grep -Ec "^-$(printf %s "$init_re" | cut -c2-)")
 	nfiles=$(echo "$files" | wc -l)
 	text=$(for f in $files; do grep "^$f:" "$work/text"; done)
 	{
@@ -150,7 +155,8 @@ coccinelle/llseek/no_llseek.cocci (spatch $spatch_version) on Debian's
 linux-source-6.1 ${version:-(unknown version)}.
 EOF
 		if [ -n "$text" ]; then
-			printf '\n%s\n' "Coccinelle does not see these; the generator removed them as text:"
+			printf '\n%s %s\n' "Coccinelle does not see these;" \
+				"the generator removed them as text:"
 			echo "$text" | sed 's/^/  /'
 		fi
 		printf '\n%s\n' "$signoff"
@@ -165,8 +171,9 @@ awk '
 	/^@ has_no_llseek @$/ { skip = 1 }
 	skip && /^$/ { skip = 0; next }
 	skip { next }
-	{ sub(/ \|\| has_no_llseek/, ""); print }' "$LLSEEK_TREE/$sc" >"$git/$sc" &&
-	! grep -qw no_llseek "$git/$sc" && ! cmp -s "$LLSEEK_TREE/$sc" "$git/$sc" ||
+	{ sub(/ \|\| has_no_llseek/, ""); print }' "$LLSEEK_TREE/$sc" \
+	>"$git/$sc" && ! grep -qw no_llseek "$git/$sc" &&
+	! cmp -s "$LLSEEK_TREE/$sc" "$git/$sc" ||
 	die "'$sc' no longer has the has_no_llseek rule this script removes"
 g add "$sc" || die "cannot stage '$sc'"
 commit coccinelle-stream_open-forget-no_llseek <<EOF
@@ -247,4 +254,5 @@ awk -v h="$heading" -v list="$out/series" '
 ' "$dir/series" >"$work/series" || die "cannot rewrite '$dir/series'"
 cmp -s "$work/series" "$dir/series" || cp "$work/series" "$dir/series" ||
 	die "cannot write '$dir/series'"
-progress regen "$n patches ($(wc -l <"$work/groups") files) in $dir in $(elapsed "$start") s"
+summary="$n patches ($(wc -l <"$work/groups") files) in $dir"
+progress regen "$summary in $(elapsed "$start") s"

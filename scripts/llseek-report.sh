@@ -69,7 +69,9 @@ llseek_candidates '(^|[^_[:alnum:]])(file_operations|proc_ops)([^_[:alnum:]]|$)'
 			}
 			$dead[$i + 1] = grep { $_ } @stack;
 		}
-		while ($s =~ /\bstruct\s+(file_operations|proc_ops)\s+(?:$attr)*(\w(?:\w|\s|\#\#)*?)\s*(\[[^\]]*\])?\s*(?:$attr)*=\s*\{/g) {
+		while ($s =~ /\bstruct\s+(file_operations|proc_ops)\s+
+			      (?:$attr)*(\w(?:\w|\s|\#\#)*?)\s*
+			      (\[[^\]]*\])?\s*(?:$attr)*=\s*\{/gx) {
 			my ($kind, $name, $arr, $at) = ($1, $2, $3, $-[2]);
 			my $line = 1 + (substr($s, 0, $at) =~ tr/\n//);
 			my $bol = rindex($s, "\n", $-[0]) + 1;
@@ -114,17 +116,25 @@ awk -F'\t' -v OFS='\t' '
 
 rows=$(($(wc -l <"$LLSEEK_OUT/report.tsv") - 1))
 elems=$(awk -F'\t' 'NR > 1 && $3 ~ /\[\]$/' "$LLSEEK_OUT/report.tsv" | wc -l)
-count() { # count FORM IN_REPORT
-	awk -F'\t' -v f="$1" -v r="$2" 'NR > 1 && $5 == f && (r == "" || $6 == r)' \
+count() { # count FORM [IN_REPORT]: cross-check rows of that form
+	awk -F'\t' -v f="$1" -v r="$2" \
+		'NR > 1 && $5 == f && (r == "" || $6 == r)' \
 		"$LLSEEK_OUT/crosscheck.tsv" | wc -l
 }
-echo "llseek report: $rows rows ($((rows - elems)) initialisers, $elems array elements) from $nfiles files in $spatch_time s"
-awk -F'\t' 'NR > 1 { n[$18]++ } END { for (c in n) printf "  %-28s %5d\n", c, n[c] }' \
+echo "llseek report: $rows rows ($((rows - elems)) initialisers," \
+	"$elems array elements) from $nfiles files in $spatch_time s"
+awk -F'\t' 'NR > 1 { n[$18]++ }
+	END { for (c in n) printf "  %-28s %5d\n", c, n[c] }' \
 	"$LLSEEK_OUT/report.tsv" | LC_ALL=C sort
-echo "cross-check: the regular expression finds $(count plain) plain and $(count array) array initialisers, $(count macro) in #define bodies, $(count if0) under #if 0"
-echo "  plain in the report: $(count plain yes); arrays with literal elements in it: $(count array yes); report rows it lacks: $(count report-only)"
-echo "  report: $LLSEEK_OUT/report.tsv; cross-check: $LLSEEK_OUT/crosscheck.tsv ($(elapsed "$start") s in all)"
-missing=$(awk -F'\t' 'NR > 1 && $5 == "plain" && $6 == "no" { print $1 ":" $2 " " $3 }' \
-	"$LLSEEK_OUT/crosscheck.tsv")
+echo "cross-check: the regular expression finds $(count plain) plain and" \
+	"$(count array) array initialisers, $(count macro) in #define" \
+	"bodies, $(count if0) under #if 0"
+echo "  plain in the report: $(count plain yes); arrays with literal" \
+	"elements in it: $(count array yes); report rows it lacks:" \
+	"$(count report-only)"
+echo "  report: $LLSEEK_OUT/report.tsv; cross-check:" \
+	"$LLSEEK_OUT/crosscheck.tsv ($(elapsed "$start") s in all)"
+missing=$(awk -F'\t' 'NR > 1 && $5 == "plain" && $6 == "no" {
+	print $1 ":" $2 " " $3 }' "$LLSEEK_OUT/crosscheck.tsv")
 [ -z "$missing" ] || die "literal initialisers missing from the report:
 $missing"
