@@ -200,7 +200,7 @@ static void run(void)
 		qsort(paths + first, npaths - first, sizeof(*paths), cmp);
 		for (j = first; j < npaths; j++)
 			probe(paths[j]);
-		ok = ktap_ok(ok && npaths > first && !overflow,
+		ktap_ok(ok && npaths > first && !overflow,
 			     "lseek walk %s %u files", roots[i].root,
 			     npaths - first);
 	}
