@@ -201,8 +201,8 @@ static void run(void)
 		for (j = first; j < npaths; j++)
 			probe(paths[j]);
 		ktap_ok(ok && npaths > first && !overflow,
-			     "lseek walk %s %u files", roots[i].root,
-			     npaths - first);
+			"lseek walk %s %u files", roots[i].root,
+			npaths - first);
 	}
 }
 
