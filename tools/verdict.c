@@ -687,10 +687,25 @@ static void clean_line(char *s, size_t len)
 	s[n] = '\0';
 }
 
+/*
+ * The kernel writes its console lines straight to the UART while
+ * user-space output waits in the tty layer, so a kernel message can start
+ * in the middle of a user-space line. Returns where, or NULL.
+ */
+static char *embedded_kernel(char *s)
+{
+	char *p;
+
+	for (p = *s ? strchr(s + 1, '[') : NULL; p; p = strchr(p + 1, '['))
+		if (kernel_text(p))
+			return p;
+	return NULL;
+}
+
 static void read_log(FILE *f, const char *path, struct splats *s,
 		     struct ktap *k)
 {
-	char *buf = NULL;
+	char *buf = NULL, *mid;
 	size_t cap = 0;
 	ssize_t len;
 	unsigned long lineno = 0;
@@ -700,10 +715,17 @@ static void read_log(FILE *f, const char *path, struct splats *s,
 		lineno++;
 		clean_line(buf, len);
 		classify_line(buf, &l);
-		if (l.kind == LINE_KERNEL)
+		if (l.kind == LINE_KERNEL) {
 			scan_splat(s, l.text, lineno);
-		else
-			ktap_line(k, &l, lineno);
+			continue;
+		}
+		mid = embedded_kernel(buf);
+		if (mid) {
+			scan_splat(s, kernel_text(mid), lineno);
+			*mid = '\0';
+			classify_line(buf, &l);
+		}
+		ktap_line(k, &l, lineno);
 	}
 	if (ferror(f))
 		die("cannot read '%s': %s", path, strerror(errno));
