@@ -15,6 +15,10 @@
  *		.run = run,
  *	};
  *
+ * A test made only of independent checks can instead give a table of
+ * struct ktap_case rows as .cases (with .plan = ARRAY_SIZE of it) and no
+ * .run; main() runs the rows through ktap_run_cases().
+ *
  * The shared main() prints "KTAP version 1" and the plan, skips the whole
  * test naming the first missing need ("1..0 # SKIP /dev/video0 absent"),
  * arms an alarm for the timeout, runs the cases and exits 0 when every case
@@ -48,13 +52,24 @@
 #define KTAP_FAIL 1
 #define KTAP_SKIP 4
 
+/*
+ * The common case table: one row per case, a description and a function
+ * returning non-zero on success. A failing row with errno set also prints
+ * the errno as a diagnostic.
+ */
+struct ktap_case {
+	const char *desc;
+	int (*fn)(void);
+};
+
 struct ktap_test {
 	unsigned int plan;		/* number of ktap_ok/ktap_skip calls */
 	const char *const *devices;	/* NULL-terminated paths that must exist */
 	const char *const *kconfig;	/* NULL-terminated CONFIG_ names, =y */
 	unsigned int timeout;		/* seconds; 0 means 30 */
 	const char *upstream;		/* commit or patch the test guards */
-	void (*run)(void);
+	void (*run)(void);		/* the cases, or NULL to run .cases */
+	const struct ktap_case *cases;	/* a table of .plan rows */
 };
 
 /* Defined by the test file. */
@@ -131,16 +146,6 @@ static inline int ktap_perror(const char *what)
 	ktap_diag("%s: %s", what, strerror(errno));
 	return -1;
 }
-
-/*
- * The common case table: one row per case, a description and a function
- * returning non-zero on success. A failing row with errno set also prints
- * the errno as a diagnostic.
- */
-struct ktap_case {
-	const char *desc;
-	int (*fn)(void);
-};
 
 static inline void ktap_run_cases(const struct ktap_case *c, size_t n)
 {
@@ -273,7 +278,10 @@ int main(void)
 	printf("1..%u\n", t->plan);
 	signal(SIGALRM, ktap_on_alarm);
 	alarm(t->timeout ? t->timeout : 30);
-	t->run();
+	if (t->run)
+		t->run();
+	else
+		ktap_run_cases(t->cases, t->plan);
 	alarm(0);
 	if (ktap_count != t->plan) {
 		ktap_diag("planned %u cases, ran %u", t->plan, ktap_count);

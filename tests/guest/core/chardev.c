@@ -162,16 +162,11 @@ static const struct ktap_case tcases[] = {
 	{ "/dev/kmsg write is read back", kmsg_record },
 };
 
-static void run(void)
-{
-	ktap_run_cases(tcases, ARRAY_SIZE(tcases));
-}
-
 const struct ktap_test ktap_test = {
 	.plan = ARRAY_SIZE(tcases),
 	.devices = (const char *const[]){ "/dev/null", "/dev/zero", "/dev/full",
 					  "/dev/random", "/dev/urandom",
 					  "/dev/mem", "/dev/kmsg", NULL },
 	.timeout = 20,
-	.run = run,
+	.cases = tcases,
 };

@@ -104,13 +104,8 @@ static const struct ktap_case tcases[] = {
 	{ "tracing_on toggles off and on", tracing_on },
 };
 
-static void run(void)
-{
-	ktap_run_cases(tcases, ARRAY_SIZE(tcases));
-}
-
 const struct ktap_test ktap_test = {
 	.plan = ARRAY_SIZE(tcases),
 	.timeout = 20,
-	.run = run,
+	.cases = tcases,
 };

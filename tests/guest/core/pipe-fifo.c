@@ -121,13 +121,8 @@ static const struct ktap_case tcases[] = {
 	{ "fifo nonblocking open for write without reader is ENXIO", fifo_no_reader },
 };
 
-static void run(void)
-{
-	ktap_run_cases(tcases, ARRAY_SIZE(tcases));
-}
-
 const struct ktap_test ktap_test = {
 	.plan = ARRAY_SIZE(tcases),
 	.timeout = 20,
-	.run = run,
+	.cases = tcases,
 };
