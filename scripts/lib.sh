@@ -103,3 +103,15 @@ kv() {
 compliance() {
 	sed -n 's/^ *# v4l2-compliance: //p' "$RESULTS/$1/$2/ktap.txt" 2>/dev/null | head -n 1
 }
+
+# lab_git_identity: the fixed author, committer, dates and locale of every
+# generated patch series, with the user's git configuration ignored, so a
+# regeneration writes the same bytes on any machine.
+lab_git_identity() {
+	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+	export GIT_AUTHOR_NAME="bklfree lab" GIT_AUTHOR_EMAIL=bklfree@example.org
+	export GIT_COMMITTER_NAME="bklfree lab" GIT_COMMITTER_EMAIL=bklfree@example.org
+	export GIT_AUTHOR_DATE="2024-01-01 00:00:00 +0000"
+	export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
+	export TZ=UTC LC_ALL=C
+}

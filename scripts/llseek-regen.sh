@@ -26,12 +26,7 @@ command -v spatch >/dev/null || die "spatch is missing: run 'make deps'"
 dir=${1:-$TOP/patches/core}
 mkdir -p "$dir" || die "cannot make '$dir'"
 
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-export GIT_AUTHOR_NAME="bklfree lab" GIT_AUTHOR_EMAIL=bklfree@example.org
-export GIT_COMMITTER_NAME="bklfree lab" GIT_COMMITTER_EMAIL=bklfree@example.org
-export GIT_AUTHOR_DATE="2024-01-01 00:00:00 +0000"
-export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
-export TZ=UTC LC_ALL=C
+lab_git_identity
 signoff="Signed-off-by: $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"
 heading="# llseek: drop no_llseek"
 # An initialiser line, in code, in a #define body or in a comment.

@@ -91,12 +91,7 @@ EOF
 	esac
 }
 
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-export GIT_AUTHOR_NAME="bklfree lab" GIT_AUTHOR_EMAIL=bklfree@example.org
-export GIT_COMMITTER_NAME="bklfree lab" GIT_COMMITTER_EMAIL=bklfree@example.org
-export GIT_AUTHOR_DATE="2024-01-01 00:00:00 +0000"
-export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
-export TZ=UTC LC_ALL=C
+lab_git_identity
 
 g() {
 	git -C "$work" -c core.abbrev=12 -c diff.renames=true \
