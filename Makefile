@@ -38,7 +38,7 @@ deps:
 
 tools: $(HOST_TOOLS)
 
-$(BUILD)/tools/%: tools/%.c tests/guest/pattern.h
+$(BUILD)/tools/%: tools/%.c tools/usage.h tests/guest/pattern.h
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 

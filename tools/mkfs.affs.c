@@ -71,6 +71,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "usage.h"
+
 #define BSIZE 512
 #define HT_SIZE 72		/* BSIZE / 4 - 56 */
 #define NAME_MAX_AFFS 30
@@ -167,11 +169,9 @@ static void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	if (vol.tmp)
 		unlink(vol.tmp);
 	exit(1);
@@ -181,11 +181,10 @@ static void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%s\n", usage);
+	fprintf(stderr, "%s\n", usage);
 	exit(2);
 }
 

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "usage.h"
+
 struct key {
 	const char *name;
 	int repeatable;
@@ -141,11 +143,9 @@ static void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 

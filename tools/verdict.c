@@ -48,6 +48,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "usage.h"
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* KTAP levels followed; a line indented deeper is ignored. */
@@ -266,11 +268,9 @@ die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(2);
 }
 
@@ -279,11 +279,10 @@ usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vreport(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\n%s\n", usage);
+	fprintf(stderr, "%s\n", usage);
 	exit(2);
 }
 
