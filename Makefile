@@ -7,6 +7,7 @@
 #   make boot PROFILES=usb-hid KERNELS=patched
 #   make bench           build and boot figures (not tests)
 #   make staging-report  drivers/staging of the patched tree, text and JSON
+#   make fuzz-affs       mount and walk FUZZ_COUNT corrupted AFFS images
 
 SHELL := /bin/sh
 TOP := $(CURDIR)
@@ -27,7 +28,8 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	$(wildcard tests/guest/*/*.c))
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
-	check bench clean llseek-report regen staging-report staging-move-regen
+	check bench clean llseek-report regen staging-report staging-move-regen \
+	fuzz-affs
 
 all: deps
 	@$(MAKE) --no-print-directory boot
@@ -84,6 +86,11 @@ staging-report: apply tools
 # pure move, git am for the rest); CHECK=1 only compares.
 staging-move-regen: tree
 	@scripts/staging-move-regen.sh $(if $(CHECK),--check)
+
+# Corrupted AFFS images on the built kernels: FUZZ_COUNT (1000) images per
+# kernel, see scripts/fuzz-affs.sh.
+fuzz-affs: tools guest initramfs
+	@scripts/fuzz-affs.sh
 
 check: deps
 	@$(MAKE) --no-print-directory tools guest

@@ -13,6 +13,7 @@ kconfig=CONFIG_USB_XHCI_HCD=y
 kconfig=CONFIG_USB_XHCI_PCI=y
 kconfig=CONFIG_INPUT=y
 kconfig=CONFIG_INPUT_EVDEV=y
+kconfig=CONFIG_INPUT_MOUSEDEV=y
 kconfig=CONFIG_HID=y
 kconfig=CONFIG_HIDRAW=y
 kconfig=CONFIG_HID_GENERIC=y

@@ -21,13 +21,21 @@ rm -rf "$run"
 mkdir -p "$run"
 cd "$run" || exit 1
 
-profile_get "$profile" image | while read -r name mib; do
-	"$TOOLS/mkpattern" "$name" "$mib" || exit 1
+# image=NAME MIB [MAKER ARG...]: a test pattern, or what tools/MAKER writes.
+profile_get "$profile" image | while read -r name mib maker args; do
+	if [ -z "$maker" ]; then
+		"$TOOLS/mkpattern" "$name" "$mib" || exit 1
+	else
+		[ -x "$TOOLS/$maker" ] || { echo "error: no image maker '$TOOLS/$maker' (make tools)" >&2; exit 1; }
+		# shellcheck disable=SC2086 # ARG... are words
+		"$TOOLS/$maker" "$name" "$mib" $args || exit 1
+	fi
 done || die "cannot create the images of profile '$profile'"
 
 tests=$(profile_get "$profile" tests | paste -sd, -)
 cmdline="bklfree.tests=$tests $(profile_get "$profile" cmdline | paste -sd' ' -)"
-secs=$(profile_get "$profile" timeout)
+# BOOT_TIMEOUT overrides the profile's timeout (make fuzz-affs runs longer).
+secs=${BOOT_TIMEOUT:-$(profile_get "$profile" timeout)}
 accel=$(qemu_accel)
 # Profile qemu= lines are whitespace-separated arguments, never globbed.
 set -f
@@ -71,6 +79,26 @@ if [ ! -s console.log ] && [ -z "$timed_out" ] && [ "$rc" != 0 ]; then
 else
 	"$TOOLS/verdict" $timed_out --exit-status "$rc" console.log >verdict ||
 		die "verdict failed on '$run/console.log'"
+fi
+# hostcheck=PROGRAM ARG...: host tools that judge what the guest left in
+# the images; one that fails fails the boot (unless it already failed).
+profile_get "$profile" hostcheck >hostcheck.list
+if [ -s hostcheck.list ]; then
+	hc=pass
+	: >hostcheck.log
+	while read -r prog args; do
+		echo "\$ $prog $args" >>hostcheck.log
+		# shellcheck disable=SC2086 # ARG... are words
+		if ! "$TOOLS/$prog" $args >>hostcheck.log 2>&1 </dev/null; then
+			[ "$hc" = pass ] && hc="'$prog $args' failed"
+		fi
+	done <hostcheck.list
+	echo "hostcheck=$hc" >>verdict
+	if [ "$hc" != pass ] && [ "$(kv verdict verdict)" = pass ]; then
+		sed -i -e 's/^verdict=pass$/verdict=fail/' \
+			-e "s|^reason=.*|reason=host check $hc, see hostcheck.log|" verdict
+		grep -q '^reason=' verdict || echo "reason=host check $hc, see hostcheck.log" >>verdict
+	fi
 fi
 grep -v '^\[ *[0-9]*\.[0-9]*\]' console.log >ktap.txt
 sed -n 's/^ *# lseek: //p' console.log >lseek.tsv

@@ -60,10 +60,14 @@ static int valid_name_char(int c)
 	return isalnum(c) || c == '.' || c == '_' || c == '-';
 }
 
-/* "NAME SIZE-MIB": an image the runner creates in the run directory. */
+/*
+ * "NAME SIZE-MIB [MAKER ARG...]": an image the runner creates in the run
+ * directory, a test pattern (tools/mkpattern) unless a MAKER, a program
+ * under tools/, is named; a maker may size the image itself (SIZE-MIB 0).
+ */
 static int valid_image(const char *v)
 {
-	const char *p = v;
+	const char *p = v, *maker;
 	char *end;
 	long mib;
 
@@ -73,7 +77,26 @@ static int valid_image(const char *v)
 		return 0;
 	errno = 0;
 	mib = strtol(p + 1, &end, 10);
-	return !errno && *end == '\0' && end != p + 1 && mib >= 1 && mib <= 4096;
+	if (errno || end == p + 1 || mib < 0 || mib > 4096)
+		return 0;
+	if (*end == '\0')
+		return mib >= 1;
+	if (*end != ' ')
+		return 0;
+	maker = end + 1;
+	for (p = maker; valid_name_char((unsigned char)*p); p++)
+		;
+	return p != maker && maker[0] != '.' && (*p == '\0' || *p == ' ');
+}
+
+/* "PROGRAM ARG...": a program under tools/ run in the run directory after the boot. */
+static int valid_hostcheck(const char *v)
+{
+	const char *p = v;
+
+	while (valid_name_char((unsigned char)*p))
+		p++;
+	return p != v && v[0] != '.' && (*p == '\0' || *p == ' ');
 }
 
 /* "TAG MONITOR-COMMAND": sent when a guest test asks for TAG. */
@@ -130,7 +153,8 @@ static const struct key keys[] = {
 	{ "cmdline", 1, 0, valid_any, "kernel parameter" },
 	{ "tests", 0, 1, valid_tests, "AREA/NAME [AREA/NAME ...]" },
 	{ "timeout", 0, 1, valid_timeout, "seconds, 1 to 3600" },
-	{ "image", 1, 0, valid_image, "NAME SIZE-MIB" },
+	{ "image", 1, 0, valid_image, "NAME SIZE-MIB [MAKER ARG...]" },
+	{ "hostcheck", 1, 0, valid_hostcheck, "PROGRAM ARG..." },
 	{ "inject", 1, 0, valid_inject, "TAG MONITOR-COMMAND" },
 	{ "tool", 1, 0, valid_tool, "absolute path of a host program" },
 };

@@ -1,0 +1,19 @@
+# Corrupted AFFS images: tools/affs-fuzz writes COUNT mutated copies of a
+# small populated volume (bitmap, root block, hash chains, extension blocks,
+# checksums, loops in chains) one after another into fuzz.img; the guest
+# loop-mounts each at its offset and walks it. Any oops, BUG, WARNING,
+# lockup or hang fails the boot; the last "# image N" line names the image.
+# 'make fuzz-affs' runs the same profile with AFFS_FUZZ_COUNT=1000 or more.
+description=AFFS corrupted-image fuzz: mount and walk mutated volumes over loop
+image=fuzz.img 0 affs-fuzz 150 1
+qemu=-drive if=none,id=fuzz,format=raw,file=fuzz.img
+qemu=-device virtio-blk-pci,drive=fuzz,serial=bklfree-fuzz
+kconfig=CONFIG_STAGING=y
+kconfig=CONFIG_MISC_FILESYSTEMS=y
+kconfig=CONFIG_AFFS_FS=y
+kconfig=CONFIG_BLK_DEV=y
+kconfig=CONFIG_BLK_DEV_LOOP=y
+kconfig=CONFIG_VIRTIO=y
+kconfig=CONFIG_VIRTIO_BLK=y
+tests=affs/fuzz-walk
+timeout=300

@@ -1,0 +1,9 @@
+# AppleTalk DDP (net/appletalk, drivers/staging/appletalk after the staging
+# move) over the loopback interface: no network device is needed, the
+# guest gives lo an AppleTalk address and talks to itself.
+description=AppleTalk DDP sockets over loopback: bind, sendto/recvfrom, ioctls, /proc/net/atalk
+kconfig=CONFIG_NET=y
+kconfig=CONFIG_STAGING=y
+kconfig=CONFIG_ATALK=y
+tests=net/appletalk-ddp
+timeout=90
