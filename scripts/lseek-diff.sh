@@ -26,7 +26,10 @@ for s in $(cut -d/ -f1 "$KTREES/patched/applied" 2>/dev/null | sort -u); do
 	[ -f "$f" ] && sed -e '/^#/d' -e '/^$/d' "$f" >>"$expected"
 done
 
+# The records come from the serial console and end in CR; the expected
+# file does not: compare without it.
 awk -F '\t' -v out="$out" '
+	{ sub(/\r$/, "") }
 	FILENAME == ARGV[1] { want[$1] = $0; next }
 	FILENAME == ARGV[2] { base[$1] = $0; next }
 	{ patched[$1] = $0 }
