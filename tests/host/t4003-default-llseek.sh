@@ -1,0 +1,210 @@
+#!/bin/sh
+# The default_llseek conversions of patches/core (0201-0299, block
+# "# llseek: default_llseek conversions" of the series) against their
+# decisions: every default-llseek-unused-pos row of the llseek report has
+# a row in coccinelle/llseek/decisions.tsv; a "fix" names a patch of the
+# block and a "keep" names none; every patch applies alone to the pristine
+# tree, and the block applies in order after the no_llseek removal
+# (0001-0065); in that result every fixed initialiser reads noop_llseek
+# (or sets no llseek at all) and every kept one still reads
+# default_llseek; checkpatch --strict is clean but for UNKNOWN_COMMIT_ID;
+# the section's records in expected-lseek-changes are accepted by
+# scripts/lseek-diff.sh against console-style (CR LF) records. The checks
+# must catch a dropped decision and an unconverted initialiser.
+. "$TOP/tests/host/ktap.sh"
+: "${BUILD:=$TOP/build}"
+: "${RESULTS:=$TOP/results}"
+
+pristine="$BUILD/pristine"
+core="$TOP/patches/core"
+decisions="$TOP/coccinelle/llseek/decisions.tsv"
+report="$RESULTS/llseek/report.tsv"
+heading="# llseek: default_llseek conversions"
+class=default-llseek-unused-pos
+tab=$(printf '\t')
+ktap_plan 10
+
+# block HEADING: the patches of the series block that starts at HEADING.
+block() {
+	awk -v h="$1" '$0 == h { on = 1; next } on && /^$/ { exit } on && !/^#/' \
+		"$core/series"
+}
+
+# unused_rows REPORT: file and name of the report's rows of our class.
+unused_rows() {
+	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "class") c = i; next }
+		c && $c == "'$class'" { print $1 "\t" $3 }' "$1" | LC_ALL=C sort -u
+}
+
+# missing REPORT DECISIONS: class rows of REPORT without a fix/keep row.
+missing() {
+	unused_rows "$1" >"$TMPDIR/want"
+	awk -F '\t' 'NR > 1 && ($3 == "fix" || $3 == "keep") { print $1 "\t" $2 }' \
+		"$2" | LC_ALL=C sort -u >"$TMPDIR/have"
+	LC_ALL=C comm -23 "$TMPDIR/want" "$TMPDIR/have"
+}
+
+# ours DECISIONS: the rows of DECISIONS for the class rows of the report
+# (or, without a report, the rows naming a 02NN patch).
+ours() {
+	if [ -f "$report" ]; then
+		unused_rows "$report" >"$TMPDIR/keys"
+		awk -F '\t' 'FILENAME == ARGV[1] { k[$1 "\t" $2] = 1; next }
+			FNR > 1 && ($1 "\t" $2) in k' "$TMPDIR/keys" "$1"
+	else
+		awk -F '\t' 'FNR > 1 && $4 ~ /^02[0-9][0-9]-/' "$1"
+	fi
+}
+
+# llseek_of TREE FILE NAME: the llseek value(s) of the initialiser(s)
+# NAME in TREE/FILE, "unset" when one sets none, nothing when none exist.
+llseek_of() {
+	awk -v n="$3" '
+		$0 ~ "struct (file_operations|proc_ops) " n " = \\{" { on = 1; v = "" }
+		on && /\.(llseek|proc_lseek)[ \t]*=/ {
+			v = $0; sub(/.*=[ \t]*/, "", v); sub(/[ \t]*,?[ \t]*$/, "", v)
+		}
+		on && /^};/ { on = 0; print (v == "" ? "unset" : v) }
+	' "$1/$2" 2>/dev/null
+}
+
+# wrong TREE DECISIONS: rows whose initialiser in TREE does not match
+# the decision (fix: noop_llseek or unset; keep: default_llseek).
+wrong() {
+	ours "$2" | while IFS="$tab" read -r f n d p r; do
+		vals=$(llseek_of "$1" "$f" "$n")
+		[ -n "$vals" ] || { echo "$f $n: no such initialiser"; continue; }
+		for v in $vals; do
+			case $d:$v in
+			fix:noop_llseek | fix:unset | keep:default_llseek) ;;
+			*) echo "$f $n: $d but llseek is $v" ;;
+			esac
+		done
+	done
+}
+
+if [ ! -f "$pristine/Makefile" ]; then
+	for c in "decisions.tsv has its header" "every report row has a decision" \
+		"a dropped decision is caught" "fix rows name patches of the block" \
+		"each patch applies alone" "the block applies after 0065" \
+		"fixed initialisers read noop_llseek" "an unconverted initialiser is caught" \
+		"checkpatch" "expected-lseek-changes"; do
+		ktap_skip "no kernel tree: run 'make tree'" "$c"
+	done
+	ktap_done
+fi
+
+[ "$(head -n 1 "$decisions" 2>/dev/null)" = "file${tab}name${tab}decision${tab}patch${tab}reason" ] &&
+	awk -F '\t' 'NR > 1 && NF != 5 { bad = 1 } END { exit bad }' "$decisions"
+ktap_ok $? "decisions.tsv has the header file, name, decision, patch, reason and five columns a row"
+
+if [ -f "$report" ]; then
+	left=$(missing "$report" "$decisions")
+	n=$(unused_rows "$report" | wc -l)
+	[ "$n" -gt 0 ] && [ -z "$left" ]
+	ktap_ok $? "every $class row of the report ($n) has a fix or keep decision" ||
+		ktap_diag "no decision: $left"
+	# A decisions file without its first row of our class must fail.
+	first=$(ours "$decisions" | head -n 1 | cut -f1,2)
+	grep -vF "$first" "$decisions" >"$TMPDIR/dropped"
+	[ -n "$first" ] && [ -n "$(missing "$report" "$TMPDIR/dropped")" ]
+	ktap_ok $? "a decisions file without one row is caught"
+else
+	ktap_skip "no $report: run 'make llseek-report'" "every report row has a decision"
+	ktap_skip "no $report: run 'make llseek-report'" "a dropped decision is caught"
+fi
+
+ours "$decisions" >"$TMPDIR/ours"
+block "$heading" >"$TMPDIR/block"
+bad=$(awk -F '\t' 'FILENAME == ARGV[1] { inb[$0] = 1; next }
+	$3 == "fix" && !($4 in inb) { print $1 " " $2 ": " $4 " is not in the block" }
+	$3 == "keep" && $4 != "-" { print $1 " " $2 ": keep names " $4 }
+	$3 != "fix" && $3 != "keep" { print $1 " " $2 ": decision " $3 }' \
+	"$TMPDIR/block" "$TMPDIR/ours")
+for p in $(cat "$TMPDIR/block"); do
+	[ -f "$core/$p" ] || bad="$bad
+$p: listed but missing"
+	case $p in 02[0-9][0-9]-*) ;; *) bad="$bad
+$p: not numbered 0201-0299" ;; esac
+	grep -q "$tab$p$tab" "$TMPDIR/ours" || bad="$bad
+$p: no fix row names it"
+done
+[ -s "$TMPDIR/block" ] && [ -z "$bad" ]
+ktap_ok $? "every fix names a patch of the default_llseek conversions block ($(wc -l <"$TMPDIR/block") patches) and every patch a fix" ||
+	ktap_diag "$bad"
+
+bad=
+for p in $(cat "$TMPDIR/block"); do
+	patch -d "$pristine" -p1 -N --dry-run -s -f -i "$core/$p" \
+		>"$TMPDIR/dry.log" 2>&1 || bad="$bad $p"
+done
+[ -s "$TMPDIR/block" ] && [ -z "$bad" ]
+ktap_ok $? "each patch applies alone to the pristine tree" ||
+	ktap_diag "do not apply:$bad"
+
+tree="$TMPDIR/tree"
+rm -rf "$tree"
+rc=0
+cp -al "$pristine" "$tree" || rc=1
+for p in $(block "# llseek: drop no_llseek") $(cat "$TMPDIR/block"); do
+	[ "$rc" = 0 ] || break
+	patch -d "$tree" -p1 -N -s --no-backup-if-mismatch -i "$core/$p" \
+		>"$TMPDIR/apply.log" 2>&1 && continue
+	ktap_diag "$p: $(head -n 3 "$TMPDIR/apply.log")"
+	rc=1
+done
+ktap_ok "$rc" "the block applies in order after the no_llseek removal (0001-0065)"
+
+if [ "$rc" = 0 ]; then
+	bad=$(wrong "$tree" "$decisions")
+	[ -s "$TMPDIR/ours" ] && [ -z "$bad" ]
+	ktap_ok $? "in the result every fix reads noop_llseek (or none) and every keep default_llseek ($(grep -c "${tab}fix$tab" "$TMPDIR/ours") fix, $(grep -c "${tab}keep$tab" "$TMPDIR/ours") keep)" ||
+		ktap_diag "$bad"
+	# Without the block (the pristine tree) every fix must be flagged.
+	nfix=$(grep -c "${tab}fix$tab" "$TMPDIR/ours")
+	nbad=$(wrong "$pristine" "$decisions" | grep -c ': fix but llseek is default_llseek$')
+	[ "$nfix" -gt 0 ] && [ "$nbad" = "$nfix" ]
+	ktap_ok $? "an unconverted initialiser is caught (all $nfix on the pristine tree)"
+else
+	ktap_skip "the block does not apply" "fixed initialisers read noop_llseek"
+	ktap_skip "the block does not apply" "an unconverted initialiser is caught"
+fi
+rm -rf "$tree"
+
+bad=
+for p in $(cat "$TMPDIR/block"); do
+	out=$(cd "$TMPDIR" && perl "$pristine/scripts/checkpatch.pl" --strict \
+		--no-tree -q --ignore UNKNOWN_COMMIT_ID "$core/$p" 2>&1) &&
+		[ -z "$out" ] && continue
+	bad="$bad $p"
+	ktap_diag "$out"
+done
+[ -z "$bad" ]
+ktap_ok $? "checkpatch --strict --no-tree is clean but for UNKNOWN_COMMIT_ID" ||
+	ktap_diag "flagged:$bad"
+
+# The section's records: a baseline record per path with default_llseek's
+# SEEK_SET 4096 answer, the expected one on the patched side, both with
+# the console's CR; lseek-diff.sh must count them all as expected.
+# The section runs from its heading to the next empty line.
+sect=$(awk '/^# default_llseek conversions/ { on = 1; next }
+	on && /^$/ { exit }
+	on && /^\// { print }' "$core/expected-lseek-changes" 2>/dev/null)
+lab="$TMPDIR/lab"
+rm -rf "$lab"
+mkdir -p "$lab/results/baseline/p" "$lab/results/patched/p" \
+	"$lab/build/kernel/patched" "$lab/top/patches/core" "$lab/top/scripts"
+cp "$TOP/scripts/lseek-diff.sh" "$TOP/scripts/lib.sh" "$lab/top/scripts/"
+printf '%s\n' "$sect" | grep -v '^$' >"$lab/top/patches/core/expected-lseek-changes"
+echo "core/0203-x.patch" >"$lab/build/kernel/patched/applied"
+printf '%s\n' "$sect" | awk 'BEGIN { FS = OFS = "\t" } NF == 6 { $6 = 4096; printf "%s\r\n", $0 }' \
+	>"$lab/results/baseline/p/lseek.tsv"
+printf '%s\n' "$sect" | awk 'NF { printf "%s\r\n", $0 }' >"$lab/results/patched/p/lseek.tsv"
+n=$(printf '%s\n' "$sect" | grep -c .)
+got=$(TOP="$lab/top" BUILD="$lab/build" RESULTS="$lab/results" \
+	sh "$lab/top/scripts/lseek-diff.sh" p 2>&1)
+[ "$n" -gt 0 ] && [ "$got" = "$n expected change(s), nothing else differs" ]
+ktap_ok $? "lseek-diff.sh accepts the $n record(s) of the section as expected changes" ||
+	ktap_diag "$got"
+rm -rf "$lab"
+ktap_done
