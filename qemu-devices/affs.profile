@@ -35,7 +35,7 @@ kconfig=CONFIG_USB_XHCI_PCI=y
 kconfig=CONFIG_SCSI=y
 kconfig=CONFIG_BLK_DEV_SD=y
 kconfig=CONFIG_USB_STORAGE=y
-tests=affs/readback affs/modify
+tests=affs/readback affs/modify lseek/driver-lseek
 hostcheck=fsck.affs ffs.img
 hostcheck=fsck.affs ffsdc.img
 hostcheck=fsck.affs ofs.img

@@ -19,7 +19,7 @@ kconfig=CONFIG_HIDRAW=y
 kconfig=CONFIG_HID_GENERIC=y
 kconfig=CONFIG_USB_HID=y
 kconfig=CONFIG_USB_HIDDEV=y
-tests=usb/hid-evdev usb/hidraw usb/hiddev
+tests=usb/hid-evdev usb/hidraw usb/hiddev lseek/driver-lseek
 # hiddev only takes HID interfaces with a non-input application collection;
 # QEMU's keyboard, mouse and tablet (all 0627:0001) get it through the
 # HIDDEV_FORCE quirk (0x10, include/linux/hid.h).
