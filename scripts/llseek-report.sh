@@ -10,7 +10,14 @@
 #                                  a regular expression finds in the files
 #                                  that name the two types, and whether the
 #                                  report has it
-#   stdout                         class counts, cross-check, wall time
+#   results/llseek/decisions.tsv   the reviewed rows: every row whose
+#                                  action is "review: ...", and every row
+#                                  coccinelle/llseek/decisions.tsv decides,
+#                                  joined by file and name with that
+#                                  decision (fix or keep, its patch and
+#                                  reason), or "-" when nobody decided yet
+#   stdout                         class counts, cross-check, decisions
+#                                  per class, wall time
 # Fails when spatch gives up on a file or when the regular expression finds
 # a literal initialiser outside a #define that the report lacks.
 # LLSEEK_TREE (default build/pristine) and LLSEEK_OUT (default
@@ -134,6 +141,52 @@ echo "  plain in the report: $(count plain yes); arrays with literal" \
 	"$(count report-only)"
 echo "  report: $LLSEEK_OUT/report.tsv; cross-check:" \
 	"$LLSEEK_OUT/crosscheck.tsv ($(elapsed "$start") s in all)"
+
+# The decisions: coccinelle/llseek/decisions.tsv (file, name, decision,
+# patch, reason; LLSEEK_DECISIONS for the host tests) joined with the
+# report by file and name. A decision whose initialiser the report lacks
+# is listed last with class "-", and counted.
+: "${LLSEEK_DECISIONS:=$TOP/coccinelle/llseek/decisions.tsv}"
+decisions=$LLSEEK_DECISIONS
+[ -f "$decisions" ] || decisions=/dev/null
+awk -F'\t' -v OFS='\t' '
+	FILENAME == ARGV[1] {
+		if (FNR > 1 && NF >= 4)
+			dec[$1 SUBSEP $2] = $3 OFS $4 OFS $5
+		next
+	}
+	FNR == 1 { next }
+	{
+		k = $1 SUBSEP $3
+		if (!(k in dec) && $19 !~ /^review/) next
+		print $1, $2, $3, $18, (k in dec) ? dec[k] : "-" OFS "-" OFS "-"
+		seen[k] = 1
+	}
+	END {
+		for (k in dec)
+			if (!(k in seen)) {
+				split(k, f, SUBSEP)
+				print f[1], "-", f[2], "-", dec[k]
+			}
+	}' "$decisions" "$LLSEEK_OUT/report.tsv" |
+	LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n -k3,3 |
+	{ printf 'file\tline\tname\tclass\tdecision\tpatch\treason\n'; cat; } \
+	>"$LLSEEK_OUT/decisions.tsv"
+echo "decisions ($LLSEEK_DECISIONS), per class: fix, keep, undecided"
+awk -F'\t' 'NR > 1 && $4 != "-" {
+		n[$4]++
+		if ($5 == "fix" || $5 == "keep") d[$4, $5]++
+		else d[$4, "-"]++
+	}
+	NR > 1 && $4 == "-" { stale++ }
+	END {
+		for (c in n)
+			printf "  %-28s %5d %5d %5d\n", c, d[c, "fix"],
+				d[c, "keep"], d[c, "-"]
+		if (stale)
+			printf "  %-28s %5d\n", "(not in the report)", stale
+	}' "$LLSEEK_OUT/decisions.tsv" | LC_ALL=C sort
+echo "  decisions: $LLSEEK_OUT/decisions.tsv"
 missing=$(awk -F'\t' 'NR > 1 && $5 == "plain" && $6 == "no" {
 	print $1 ":" $2 " " $3 }' "$LLSEEK_OUT/crosscheck.tsv")
 [ -z "$missing" ] || die "literal initialisers missing from the report:
