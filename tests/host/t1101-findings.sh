@@ -3,7 +3,7 @@
 # boot's KTAP are attributed to their top-level test, and a series'
 # recorded finding counts only while its fixing patch is applied.
 . "$TOP/tests/host/ktap.sh"
-ktap_plan 4
+ktap_plan 6
 
 w="$TMPDIR/t1101"
 rm -rf "$w"
@@ -38,4 +38,12 @@ ktap_ok $? "other profiles have no findings"
 : >"$w/build/kernel/patched/applied"
 [ -z "$(findings p)" ]
 ktap_ok $? "without its patch a finding does not count"
+printf 'p\tarea/one\t3,splat\t0001-fix.patch\np\tarea/two\thostcheck\t0002-fix.patch\n' >"$w/top/patches/drivers/findings"
+printf 'drivers/0001-fix.patch\ndrivers/0002-fix.patch\n' >"$w/build/kernel/patched/applied"
+[ "$(findings p)" = "area/one:3 hostcheck splat " ]
+ktap_ok $? "splat and hostcheck findings are listed as such" || ktap_diag "got: $(findings p)"
+printf 'p\tarea/one\t3,oops\t0001-fix.patch\n' >"$w/top/patches/drivers/findings"
+findings p >/dev/null 2>"$w/err"
+grep -q "bad case 'oops'" "$w/err"
+ktap_ok $? "an unknown word in the cases column is an error" || ktap_diag "$(cat "$w/err")"
 ktap_done
