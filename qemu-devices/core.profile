@@ -5,3 +5,6 @@ tests=core/chardev core/pipe-fifo core/event-fds core/procfs core/debugfs lseek/
 # Boot takes 1-2 s under TCG and the tests well under 5 s; 60 s leaves room
 # for a slow CI machine without letting a hang block the run for long.
 timeout=60
+# /dev/cpu_dma_latency (kernel/power/qos.c) exists only with CPU_IDLE; its
+# lseek is checked by lseek/driver-lseek (patches/core 0112).
+kconfig=CONFIG_CPU_IDLE=y

@@ -75,7 +75,7 @@ if [ -s "$RESULTS/compile-touched.txt" ]; then
 		esac
 	done <"$RESULTS/compile-touched.txt"
 	tail -n 1 "$logdir/compile-touched.log"
-	grep '^not-x86' "$RESULTS/compile-touched.txt" | sed 's/^/  /'
+	grep "^not-built" "$RESULTS/compile-touched.txt" | sed 's/^/  /'
 else
 	count fail "compile touched files" "no result; log: $logdir/compile-touched.log"
 fi

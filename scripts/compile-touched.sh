@@ -6,12 +6,18 @@
 # profile enables.
 #
 # A touched file is reported as one of
-#   ok        compiled without error or warning (allmodconfig has
-#             CONFIG_WERROR=y, so a warning is an error)
-#   FAIL      kbuild failed; the compiler lines follow
-#   not-x86   under arch/<not x86>, or a driver whose Kconfig needs another
-#             architecture, so allmodconfig on x86_64 does not build it
-# Exit 0 when nothing failed. Results: results/compile-touched.txt.
+#   ok          compiled without error or warning (allmodconfig has
+#               CONFIG_WERROR=y, so a warning is an error)
+#   FAIL        does not compile after the series, but compiles in the
+#               same way from the pristine tree: the series broke it
+#   not-built   does not compile on its own from the pristine tree either:
+#               code for another architecture (arch/<not x86>, or a driver
+#               that needs another architecture's headers), an option
+#               allmodconfig leaves off (a stub header then clashes), or an
+#               object kbuild builds only from its parent directory. The
+#               pristine error is shown.
+# Exit 0 when nothing failed. Results: results/compile-touched.txt; logs
+# under build/kernel/allmod/.
 . "$(dirname "$0")/lib.sh"
 
 [ $# -gt 0 ] || set -- core staging-move drivers
@@ -36,45 +42,70 @@ export KBUILD_BUILD_TIMESTAMP="2010-09-20" KBUILD_BUILD_USER=bklfree
 export KBUILD_BUILD_HOST=lab
 kmake() { make -C "$src" O="$obj" CC="ccache gcc" "$@"; }
 
-start=$(now)
-log="$KTREES/allmod/prepare.log"
-if [ ! -f "$obj/.config" ] || [ "$KTREES/patched/fingerprint" -nt "$obj/.config" ]; then
-	kmake allmodconfig >"$log" 2>&1 || die "allmodconfig failed; log: $log"
-fi
-kmake -j"$(nproc)" prepare >>"$log" 2>&1 || die "'make prepare' failed; log: $log"
+# allmod_objects SRC OBJ LOG FILE...: prepare an allmodconfig build of SRC
+# in OBJ and build FILE's objects as single targets; -k goes on past a
+# failure and the objects that exist afterwards are the ones that built.
+allmod_objects() {
+	src=$1 obj=$2 log=$3
+	shift 3
+	mkdir -p "$obj"
+	if [ ! -f "$obj/.config" ]; then
+		kmake allmodconfig >"$log.prepare" 2>&1 || die "allmodconfig failed in '$obj'; log: $log.prepare"
+	fi
+	kmake -j"$(nproc)" prepare >>"$log.prepare" 2>&1 || die "'make prepare' failed in '$obj'; log: $log.prepare"
+	targets=
+	for f in "$@"; do
+		rm -f "$obj/${f%.c}.o"
+		targets="$targets ${f%.c}.o"
+	done
+	# shellcheck disable=SC2086 # targets are words
+	kmake -k -j"$(nproc)" $targets >"$log" 2>&1
+}
+kmake() { make -C "$src" O="$obj" CC="ccache gcc" "$@"; }
 
-x86=
+start=$(now)
 : >"$out"
+x86=
 for f in $files; do
 	case $f in
-	arch/x86/*|arch/*/x86/*) x86="$x86 $f" ;;
-	arch/*) printf 'not-x86  %s (arch code)\n' "$f" >>"$out" ;;
+	arch/x86/*) x86="$x86 $f" ;;
+	arch/*) printf 'not-built %s (code for another architecture)\n' "$f" >>"$out" ;;
 	*) x86="$x86 $f" ;;
 	esac
 done
+# The allmodconfig config follows the patched tree's Kconfig: redo it when
+# the series change.
+[ "$KTREES/patched/fingerprint" -nt "$obj/.config" ] && rm -f "$obj/.config"
+# shellcheck disable=SC2086 # x86 holds words
+allmod_objects "$src" "$obj" "$KTREES/allmod/objects.log" $x86
 
-# One make for all objects keeps kbuild's descent cheap; -k goes on past a
-# failure, and each object's result is read back from the tree.
-targets=$(for f in $x86; do echo "${f%.c}.o"; done)
-for t in $targets; do rm -f "$obj/$t"; done
-# shellcheck disable=SC2086 # targets are words
-kmake -k -j"$(nproc)" $targets >"$KTREES/allmod/objects.log" 2>&1
+failed=
 for f in $x86; do
-	o="${f%.c}.o"
-	if [ -f "$obj/$o" ]; then
-		printf 'ok       %s\n' "$f" >>"$out"
-	elif grep -q "^[^ ]*$f:[0-9]*:[0-9]*: error\|\[.*$o\] Error" "$KTREES/allmod/objects.log"; then
-		printf 'FAIL     %s\n' "$f" >>"$out"
-		grep "$f:[0-9]*:[0-9]*: " "$KTREES/allmod/objects.log" | head -n 3 | sed 's/^/         /' >>"$out"
+	if [ -f "$obj/${f%.c}.o" ]; then
+		printf 'ok        %s\n' "$f" >>"$out"
 	else
-		# kbuild had no rule for it: its Kconfig symbol is off in
-		# allmodconfig on x86_64 (depends on another architecture).
-		printf 'not-x86  %s (not enabled by allmodconfig on x86_64)\n' "$f" >>"$out"
+		failed="$failed $f"
 	fi
 done
+if [ -n "$failed" ]; then
+	# The same objects from the pristine tree tell a broken patch from a
+	# file that cannot be built on its own here. A file the series
+	# creates has no pristine twin and so counts as broken.
+	pobj="$KTREES/allmod-pristine/obj"
+	# shellcheck disable=SC2086 # failed holds words
+	(src=$PRISTINE obj=$pobj; allmod_objects "$src" "$obj" "$KTREES/allmod/pristine.log" $(for f in $failed; do [ -f "$PRISTINE/$f" ] && echo "$f"; done))
+	for f in $failed; do
+		if [ -f "$PRISTINE/$f" ] && [ ! -f "$pobj/${f%.c}.o" ]; then
+			why=$(grep -m1 "$f:[0-9]*:[0-9]*: .*error" "$KTREES/allmod/pristine.log" | sed 's/.*error: //')
+			printf 'not-built %s (pristine too: %s)\n' "$f" "${why:-no object}" >>"$out"
+		else
+			printf 'FAIL      %s\n' "$f" >>"$out"
+			grep "$f:[0-9]*:[0-9]*: " "$KTREES/allmod/objects.log" | head -n 3 | sed 's/^/          /' >>"$out"
+		fi
+	done
+fi
 
-sort -o "$out" "$out"
 cat "$out"
-nok=$(grep -c '^ok' "$out") nfail=$(grep -c '^FAIL' "$out") nskip=$(grep -c '^not-x86' "$out")
-progress compile "$nok touched file(s) compiled, $nfail failed, $nskip not buildable on x86_64 ($(elapsed "$start") s; log $KTREES/allmod/objects.log)"
+nok=$(grep -c '^ok' "$out") nfail=$(grep -c '^FAIL' "$out") nskip=$(grep -c '^not-built' "$out")
+progress compile "$nok touched file(s) compiled, $nfail broken by the series, $nskip not buildable on their own on x86_64 ($(elapsed "$start") s; logs in $KTREES/allmod)"
 [ "$nfail" = 0 ]
