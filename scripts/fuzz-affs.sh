@@ -49,9 +49,12 @@ for k in $kernels; do
           reason: ${reason:-no verdict}"
 		if [ -n "$last" ]; then
 			desc=$(sed -n "s/^$last //p" "$run/fuzz.img.index" 2>/dev/null)
+			seed=$(sed -n 's/^# BKLFUZZ1 .* seed=\([0-9]*\)$/\1/p' "$run/fuzz.img.index" 2>/dev/null)
+			# The guest wrote to the images it mounted read-write:
+			# regenerate the image as it was before the walk.
 			line="$line
           last image started: $last ($desc)
-          extract it: $TOOLS/affs-fuzz --extract $run/fuzz.img $last $last.adf"
+          regenerate it: $TOOLS/affs-fuzz x.img 0 $((last + 1)) $seed && $TOOLS/affs-fuzz --extract x.img $last $last.adf"
 		fi
 		line="$line
           console: $run/console.log"
