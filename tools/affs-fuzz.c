@@ -3,6 +3,7 @@
  * affs-fuzz: corrupted AFFS volumes for the affs-fuzz profile.
  *
  *   affs-fuzz IMAGE MIB COUNT SEED
+ *   affs-fuzz IMAGE MIB --recipes RECIPES
  *   affs-fuzz --extract IMAGE N OUT
  *
  * The first form makes six small populated base volumes with the sibling
@@ -62,6 +63,21 @@
  * image N alone to OUT (a volume mkfs.affs could have made, but for the
  * mutations), for a regression test.
  *
+ * The second form writes exactly the images a RECIPES file names, in its
+ * order (tests/data/affs-crash/recipes, the affs-crash profile): one
+ * recipe a line, "NAME SEED N FLAVOUR MUTATION...", '#' starting a
+ * comment; image i of IMAGE is then byte for byte image N of
+ * "affs-fuzz X MIB COUNT SEED" (any COUNT > N: an image depends only on
+ * SEED and N), so --extract gives it back alone. FLAVOUR and the
+ * MUTATION words must be what the generator writes for that image (a word
+ * ending in "..." stands for any word it begins), or the run fails: a
+ * recipe names the image it was written for. The header says seed=0 and
+ * " recipes" after it; each description line ends in "(NAME: seed SEED
+ * image N)". AFFS_FUZZ_COUNT does not apply. A relative RECIPES is looked
+ * up in the current directory, then under $TOP, then under the directory
+ * two levels above the program (build/tools/../../, the repository), as
+ * the boot runner calls the maker in the boot's results directory.
+ *
  * IMAGE and IMAGE.index are written beside themselves as IMAGE.XXXXXX and
  * renamed when complete. Exit status: 0, 1 on an error (a failing
  * mkfs.affs included: its own message is on stderr), 2 on a usage error.
@@ -90,6 +106,8 @@
 #define MAX_LIST 4096
 #define FUZZ_EPOCH 1577968496L	/* 2020-01-02 12:34:56 UTC */
 #define MIB (1u << 20)
+#define NAME_MAX_LEN 64		/* of a recipe */
+#define LINE_MAX_LEN 384	/* of an image's description line */
 
 /* Header block offsets, as in mkfs.affs. */
 #define O_TYPE 0
@@ -124,6 +142,7 @@
 
 static const char usage[] =
 	"usage: affs-fuzz IMAGE MIB COUNT SEED\n"
+	"       affs-fuzz IMAGE MIB --recipes RECIPES\n"
 	"       affs-fuzz --extract IMAGE N OUT";
 
 static const struct {
@@ -1036,8 +1055,46 @@ static char *tmp_beside(const char *path, int *fd)
 	return t;
 }
 
+/* What image i of IMAGE is: image n of seed, and from which recipe. */
+struct job {
+	unsigned long long seed;
+	uint32_t n;
+	unsigned int line;		/* of the recipe, or 0 */
+	char *name;			/* of the recipe, or NULL */
+	char *want;			/* its FLAVOUR MUTATION... words */
+};
+
+static const char *recipes_path;	/* as resolved, for messages */
+
+/*
+ * Whether the generated "FLAVOUR MUTATION..." description matches a
+ * recipe's words; a recipe word ending in "..." matches any word that
+ * begins with what precedes the dots.
+ */
+static int desc_matches(const char *got, const char *want)
+{
+	size_t g, w;
+
+	for (;;) {
+		got += strspn(got, " \t");
+		want += strspn(want, " \t");
+		if (!*got || !*want)
+			return !*got && !*want;
+		g = strcspn(got, " \t");
+		w = strcspn(want, " \t");
+		if (w >= 3 && !strncmp(want + w - 3, "...", 3)) {
+			if (g < w - 3 || strncmp(got, want, w - 3))
+				return 0;
+		} else if (g != w || strncmp(got, want, w)) {
+			return 0;
+		}
+		got += g;
+		want += w;
+	}
+}
+
 static void make_fuzz(const char *self, const char *image, uint32_t size,
-		      uint32_t count, unsigned long long seed)
+		      uint32_t count, const struct job *jobs)
 {
 	const char *tmp = getenv("TMPDIR");
 	char path[PATH_MAX], *header, line[256], *index_path;
@@ -1066,26 +1123,47 @@ static void make_fuzz(const char *self, const char *image, uint32_t size,
 
 	/* Descriptions first (they decide the header region's size). */
 	{
-		char *descs = xmalloc((size_t)count * 256);
+		char *descs = xmalloc((size_t)count * LINE_MAX_LEN);
 		size_t dlen = 0;
 		unsigned char *work = xmalloc(size);
 
 		index_path = xmalloc(strlen(image) + 8);
 		sprintf(index_path, "%s.index", image);
 		for (i = 0; i < count; i++) {
-			f = i % FLAVOURS;
+			const struct job *j = &jobs[i];
+			char got[256];
+
+			f = j->n % FLAVOURS;
 			memcpy(work, bases[f].v, size);
 			line[0] = 0;
-			mutate(&bases[f], work, seed, i, line, 200);
-			dlen += (size_t)snprintf(descs + dlen, 256, "%u %s%s\n",
-						 i, flavours[f].name, line);
+			mutate(&bases[f], work, j->seed, j->n, line, 200);
+			if (!j->name) {
+				dlen += (size_t)snprintf(descs + dlen,
+							 LINE_MAX_LEN,
+							 "%u %s%s\n", i,
+							 flavours[f].name, line);
+				continue;
+			}
+			snprintf(got, sizeof(got), "%s%s", flavours[f].name,
+				 line);
+			if (!desc_matches(got, j->want))
+				die("'%s' line %u: recipe '%s' is image %u of "
+				    "seed %llu, which is '%s', not '%s'",
+				    recipes_path, j->line, j->name, j->n,
+				    j->seed, got, j->want);
+			dlen += (size_t)snprintf(descs + dlen, LINE_MAX_LEN,
+						 "%u %s (%s: seed %llu image "
+						 "%u)\n", i, got, j->name,
+						 j->seed, j->n);
 		}
 		offset = ((uint64_t)dlen + 128 + MIB - 1) / MIB * MIB;
 		header = xmalloc(offset);
 		hlen = (size_t)snprintf(header, 128,
 			"BKLFUZZ1 count=%u stride=%u size=%u offset=%llu "
-			"seed=%llu\n", count, size, size,
-			(unsigned long long)offset, seed);
+			"seed=%llu%s\n", count, size, size,
+			(unsigned long long)offset,
+			jobs[0].name ? 0 : jobs[0].seed,
+			jobs[0].name ? " recipes" : "");
 		memcpy(header + hlen, descs, dlen);
 
 		fd = -1;
@@ -1097,10 +1175,11 @@ static void make_fuzz(const char *self, const char *image, uint32_t size,
 			die("cannot write '%s': %s", tmp_image, strerror(errno));
 		write_sparse(fd, (unsigned char *)header, offset, 0, tmp_image);
 		for (i = 0; i < count; i++) {
-			f = i % FLAVOURS;
+			f = jobs[i].n % FLAVOURS;
 			memcpy(work, bases[f].v, size);
 			line[0] = 0;
-			mutate(&bases[f], work, seed, i, line, 200);
+			mutate(&bases[f], work, jobs[i].seed, jobs[i].n, line,
+			       200);
 			write_sparse(fd, work, size,
 				     (off_t)(offset + (uint64_t)i * size),
 				     tmp_image);
@@ -1175,9 +1254,137 @@ static void extract(const char *image, const char *nstr, const char *out)
 	free(buf);
 }
 
+/*
+ * Opens RECIPES: as given when absolute or present from the current
+ * directory, else under $TOP, else under the program's directory's
+ * grandparent (build/tools/../../).
+ */
+static FILE *open_recipes(const char *self, const char *path)
+{
+	char buf[PATH_MAX], *slash;
+	const char *top = getenv("TOP");
+	FILE *f;
+
+	recipes_path = path;
+	f = fopen(path, "r");
+	if (f || path[0] == '/' || errno != ENOENT)
+		goto out;
+	if (top && *top) {
+		snprintf(buf, sizeof(buf), "%s/%s", top, path);
+		f = fopen(buf, "r");
+		if (f)
+			goto found;
+	}
+	snprintf(buf, sizeof(buf), "%s", self);
+	slash = strrchr(buf, '/');
+	if (slash) {
+		snprintf(slash + 1, sizeof(buf) - (size_t)(slash + 1 - buf),
+			 "../../%s", path);
+		f = fopen(buf, "r");
+		if (f)
+			goto found;
+	}
+	die("cannot open recipes '%s': no such file here%s%s or in the "
+	    "repository above '%s'", path, top && *top ? ", under " : "",
+	    top && *top ? top : "", self);
+found:
+	recipes_path = strdup(buf);
+	if (!recipes_path)
+		die("out of memory");
+out:
+	if (!f)
+		die("cannot open recipes '%s': %s", path, strerror(errno));
+	return f;
+}
+
+static unsigned long long recipe_num(const char *word, unsigned int line,
+				     const char *what, unsigned long long max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(word, &end, 10);
+	if (!*word || *end || errno || *word == '-' || v > max)
+		die("'%s' line %u: bad %s '%s' (expected 0 to %llu)",
+		    recipes_path, line, what, word, max);
+	return v;
+}
+
+/* The recipes of the file, one job each; *count gets how many. */
+static struct job *read_recipes(const char *self, const char *path,
+				uint32_t *count)
+{
+	FILE *f = open_recipes(self, path);
+	struct job *jobs = NULL;
+	char *buf = NULL, *p, *w[3];
+	size_t cap = 0;
+	unsigned int line = 0, n = 0, i, k;
+
+	while (getline(&buf, &cap, f) > 0) {
+		line++;
+		p = strchr(buf, '#');
+		if (p)
+			*p = 0;
+		p = buf;
+		for (k = 0; k < 3; k++) {
+			p += strspn(p, " \t\r\n");
+			if (!*p)
+				break;
+			w[k] = p;
+			p += strcspn(p, " \t\r\n");
+			if (*p)
+				*p++ = 0;
+		}
+		if (!k)
+			continue;
+		p += strspn(p, " \t\r\n");
+		p[strcspn(p, "\r\n")] = 0;
+		if (k < 3 || !*p)
+			die("'%s' line %u: expected NAME SEED N FLAVOUR "
+			    "MUTATION...", recipes_path, line);
+		if (strlen(w[0]) > NAME_MAX_LEN)
+			die("'%s' line %u: recipe name longer than %d "
+			    "characters", recipes_path, line, NAME_MAX_LEN);
+		if (strlen(p) > 200)
+			die("'%s' line %u: description longer than 200 "
+			    "characters", recipes_path, line);
+		for (i = 0; i < n; i++)
+			if (!strcmp(jobs[i].name, w[0]))
+				die("'%s' line %u: recipe '%s' again (first "
+				    "on line %u)", recipes_path, line, w[0],
+				    jobs[i].line);
+		if (n == MAX_COUNT)
+			die("'%s': more than %d recipes", recipes_path,
+			    MAX_COUNT);
+		jobs = realloc(jobs, (n + 1) * sizeof(*jobs));
+		if (!jobs)
+			die("out of memory");
+		jobs[n].seed = recipe_num(w[1], line, "seed", ULLONG_MAX);
+		jobs[n].n = (uint32_t)recipe_num(w[2], line, "image number",
+						 MAX_COUNT - 1);
+		jobs[n].line = line;
+		jobs[n].name = strdup(w[0]);
+		jobs[n].want = strdup(p);
+		if (!jobs[n].name || !jobs[n].want)
+			die("out of memory");
+		n++;
+	}
+	if (ferror(f))
+		die("cannot read '%s': %s", recipes_path, strerror(errno));
+	fclose(f);
+	free(buf);
+	if (!n)
+		die("'%s' holds no recipe", recipes_path);
+	*count = n;
+	return jobs;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long mib, count, seed;
+	struct job *jobs;
+	uint32_t i, n;
 	const char *env;
 
 	if (argc > 1 && !strcmp(argv[1], "--extract")) {
@@ -1188,6 +1395,16 @@ int main(int argc, char **argv)
 	}
 	if (argc > 1 && argv[1][0] == '-' && argv[1][1])
 		usage_error("unknown option '%s'", argv[1]);
+	if (argc > 3 && !strcmp(argv[3], "--recipes")) {
+		if (argc != 5)
+			usage_error("--recipes takes IMAGE MIB --recipes "
+				    "RECIPES");
+		mib = parse_num(argv[2], "size in MiB", 16);
+		jobs = read_recipes(argv[0], argv[4], &n);
+		make_fuzz(argv[0], argv[1], (uint32_t)(mib ? mib : 1) * MIB,
+			  n, jobs);
+		return 0;
+	}
 	if (argc != 5)
 		usage_error("expected IMAGE MIB COUNT SEED, got %d argument%s",
 			    argc - 1, argc == 2 ? "" : "s");
@@ -1200,7 +1417,12 @@ int main(int argc, char **argv)
 	}
 	if (!count)
 		usage_error("bad count '0' (expected 1 to %d)", MAX_COUNT);
+	jobs = xmalloc((size_t)count * sizeof(*jobs));
+	for (i = 0; i < count; i++) {
+		jobs[i].seed = seed;
+		jobs[i].n = i;
+	}
 	make_fuzz(argv[0], argv[1], (uint32_t)(mib ? mib : 1) * MIB,
-		  (uint32_t)count, seed);
+		  (uint32_t)count, jobs);
 	return 0;
 }

@@ -10,7 +10,15 @@
 #   - AFFS_FUZZ_COUNT replaces COUNT, and the images it keeps are the same;
 #   - a failing mkfs.affs (the sibling of the binary) fails the run, with
 #     its message, and leaves no image behind;
-#   - bad arguments exit 2 with one error line and the usage.
+#   - bad arguments exit 2 with one error line and the usage;
+#   - --recipes writes exactly the images of tests/data/affs-crash/recipes,
+#     in its order: recipe image i is byte for byte --extract of image N of
+#     its seed, the same run twice gives the same bytes, and a relative
+#     recipes path is found from the program's place (build/tools/../../)
+#     outside the repository;
+#   - a bad recipes file (missing, empty, malformed, naming an image the
+#     generator does not make) fails with status 1, one clear error line
+#     and no image.
 # Nothing is printed on stdout.
 . "$TOP/tests/host/ktap.sh"
 
@@ -22,7 +30,7 @@ rm -rf "$w" && mkdir -p "$w/a" "$w/b" "$w/c" "$w/fake" ||
 	ktap_bail "build the tools first: make tools"
 MIB=1048576
 
-ktap_plan 14
+ktap_plan 19
 
 (cd "$w/a" && "$fuzz" fuzz.img 0 12 7) >"$w/out" 2>"$w/err"
 rc=$?
@@ -155,10 +163,105 @@ usage_case "bad seed '-1' (expected 0 to 18446744073709551615)" \
 	u.img 0 5 -1 || ok=1
 usage_case "unknown option '-x'" -x || ok=1
 usage_case "--extract takes IMAGE N OUT" --extract u.img 1 || ok=1
+usage_case "--recipes takes IMAGE MIB --recipes RECIPES" u.img 0 --recipes ||
+	ok=1
+usage_case "bad size in MiB 'x' (expected 0 to 16)" u.img x --recipes r ||
+	ok=1
 ktap_ok $ok "bad arguments exit 2 with a message and the usage"
 
 (cd "$w/c" && AFFS_FUZZ_COUNT=lots "$fuzz" u.img 0 5 1) 2>"$w/err"
 rc=$?
 [ "$rc" = 2 ] && grep -q "^error: bad AFFS_FUZZ_COUNT 'lots' (expected 0 to 100000)$" "$w/err"
 ktap_ok $? "a bad AFFS_FUZZ_COUNT exits 2" || ktap_diag "status $rc: $(cat "$w/err")"
+
+# --recipes: the crash recipes of the repository, by absolute path.
+recipes=$TOP/tests/data/affs-crash/recipes
+rm -rf "$w/r" && mkdir -p "$w/r/s1" "$w/r/s3" "$w/r/x" "$w/r/y"
+(cd "$w/r/x" && AFFS_FUZZ_COUNT=2 "$fuzz" crash.img 0 --recipes "$recipes") \
+	>"$w/out" 2>"$w/err"
+rc=$?
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$recipes" | awk '{ print $1, $2, $3 }' \
+	>"$w/r/list"
+nr=$(wc -l <"$w/r/list")
+head -n 1 "$w/r/x/crash.img" >"$w/r/head"
+[ "$rc" = 0 ] && [ ! -s "$w/out" ] && [ ! -s "$w/err" ] && [ "$nr" -ge 5 ] &&
+	printf 'BKLFUZZ1 count=%s stride=%s size=%s offset=%s seed=0 recipes\n' \
+		"$nr" $MIB $MIB $MIB | cmp -s - "$w/r/head"
+ktap_ok $? "--recipes: status 0, nothing printed, a header for every recipe" ||
+	ktap_diag "status $rc, $nr recipes: $(cat "$w/out" "$w/err" "$w/r/head")"
+
+# Image i is image N of seed S, byte for byte, and its index line says so.
+max1=0 max3=0 bad=
+while read -r name seed n; do
+	case $seed in
+	1) [ "$n" -lt "$max1" ] || max1=$((n + 1)) ;;
+	3) [ "$n" -lt "$max3" ] || max3=$((n + 1)) ;;
+	*) bad="$bad $name(seed $seed: not 1 or 3)" ;;
+	esac
+done <"$w/r/list"
+(cd "$w/r/s1" && "$fuzz" fuzz.img 0 "$max1" 1) &&
+	(cd "$w/r/s3" && "$fuzz" fuzz.img 0 "$max3" 3) || bad="$bad generate"
+i=0
+while read -r name seed n; do
+	"$fuzz" --extract "$w/r/s$seed/fuzz.img" "$n" "$w/r/want.adf" &&
+		"$fuzz" --extract "$w/r/x/crash.img" $i "$w/r/got.adf" &&
+		cmp -s "$w/r/want.adf" "$w/r/got.adf" || bad="$bad $name"
+	grep -q "^$i .* ($name: seed $seed image $n)\$" "$w/r/x/crash.img.index" ||
+		bad="$bad $name(index)"
+	i=$((i + 1))
+done <"$w/r/list"
+[ -z "$bad" ] && [ "$(wc -c <"$w/r/x/crash.img")" = $((MIB + nr * MIB)) ] &&
+	[ "$(sed 1d "$w/r/x/crash.img.index" | wc -l)" = "$i" ]
+ktap_ok $? "--recipes: image i is --extract of its seed's image N, in order" ||
+	ktap_diag "wrong:$bad"
+
+# Deterministic, and the repository's relative path is found from the
+# program's place when the current directory is elsewhere (as in a boot's
+# results directory).
+(cd "$w/r/y" && env -u TOP "$fuzz" crash.img 0 --recipes \
+	tests/data/affs-crash/recipes) 2>"$w/err"
+cmp -s "$w/r/x/crash.img" "$w/r/y/crash.img" &&
+	cmp -s "$w/r/x/crash.img.index" "$w/r/y/crash.img.index"
+ktap_ok $? "--recipes: a relative path from elsewhere, the same bytes" ||
+	ktap_diag "$(cat "$w/err")"
+
+# recipe_error MESSAGE-RE RECIPES-TEXT: status 1, that one error line, no
+# image left.
+recipe_error() {
+	printf '%s' "$2" >"$w/r/bad"
+	(cd "$w/c" && "$fuzz" r.img 0 --recipes "$w/r/bad") >"$w/out" 2>"$w/err"
+	rc=$?
+	[ "$rc" = 1 ] && [ "$(wc -l <"$w/err")" = 1 ] && [ ! -s "$w/out" ] &&
+		grep -q "^error: $1\$" "$w/err" &&
+		[ -z "$(cd "$w/c" && ls r.img* 2>/dev/null)" ] && return 0
+	ktap_diag "recipes '$2': status $rc: $(cat "$w/err")"
+	return 1
+}
+ok=0
+bf="'.*/r/bad'"
+recipe_error "$bf line 2: recipe 'x' is image 1 of seed 1, which is 'ffs .*', not 'ofs flip:1'" \
+	"# comment
+x	1	1	ofs flip:1
+" || ok=1
+recipe_error "$bf line 1: recipe 'x' is image 37 of seed 1, which is 'ffs link-self:1217@472=0x4c1', not 'ffs link-self:1217@472=0x4c2'" \
+	"x 1 37 ffs link-self:1217@472=0x4c2" || ok=1
+recipe_error "$bf line 1: expected NAME SEED N FLAVOUR MUTATION..." \
+	"x 1 37
+" || ok=1
+recipe_error "$bf line 2: bad image number 'seven' (expected 0 to 99999)" \
+	"x 1 37 ffs link-self:1217@472=0x4c1
+y 1 seven ffs x" || ok=1
+recipe_error "$bf line 2: recipe 'x' again (first on line 1)" \
+	"x 1 37 ffs link-self:1217@472=0x4c1
+x 1 37 ffs link-self:1217@472=0x4c1" || ok=1
+recipe_error "$bf holds no recipe" "# nothing
+" || ok=1
+ktap_ok $ok "a bad recipes file fails with one clear error and no image"
+
+(cd "$w/c" && env -u TOP "$fuzz" r.img 0 --recipes no/such/recipes) \
+	>"$w/out" 2>"$w/err"
+rc=$?
+[ "$rc" = 1 ] && grep -q "^error: cannot open recipes 'no/such/recipes': " "$w/err" &&
+	[ -z "$(cd "$w/c" && ls r.img* 2>/dev/null)" ]
+ktap_ok $? "a missing recipes file fails" || ktap_diag "status $rc: $(cat "$w/err")"
 ktap_done

@@ -1,0 +1,21 @@
+# The affs crash recipes as a regression test: tools/affs-fuzz writes the
+# five images of tests/data/affs-crash/recipes (every bug the affs-fuzz
+# profile found, patches/drivers/0003-0006) and affs/fuzz-walk walks them
+# as in affs-fuzz. Pristine 6.1 shows a lockdep report, a WARNING and an
+# oops, then the link chain loop (last) soft-locks and softlockup_panic
+# ends the boot; the patched kernel walks all five.
+description=AFFS crash recipes: the images of the affs-fuzz findings, walked as in affs-fuzz
+image=crash.img 0 affs-fuzz --recipes tests/data/affs-crash/recipes
+qemu=-drive if=none,id=fuzz,format=raw,file=crash.img
+qemu=-device virtio-blk-pci,drive=fuzz,serial=bklfree-fuzz
+kconfig=CONFIG_STAGING=y
+kconfig=CONFIG_MISC_FILESYSTEMS=y
+kconfig=CONFIG_AFFS_FS=y
+kconfig=CONFIG_BLK_DEV=y
+kconfig=CONFIG_BLK_DEV_LOOP=y
+kconfig=CONFIG_VIRTIO=y
+kconfig=CONFIG_VIRTIO_BLK=y
+cmdline=softlockup_panic=1
+cmdline=hung_task_panic=1
+tests=affs/fuzz-walk
+timeout=90
