@@ -68,6 +68,26 @@ qemu_accel() {
 	if [ -f "$BUILD/accel" ]; then head -n 1 "$BUILD/accel" | cut -d' ' -f1; else echo tcg; fi
 }
 
+# lab_initrd BZIMAGE: the initramfs to boot that kernel with. The shared
+# build/initramfs.cpio, or, when the kernel has modules (build-kernel.sh
+# leaves modules.cpio beside it), initrd.cpio there: the shared archive with
+# the kernel's modules appended (the kernel unpacks concatenated archives in
+# order), remade when either part is newer.
+lab_initrd() {
+	_dir=$(dirname "$1")
+	if [ ! -f "$_dir/modules.cpio" ]; then
+		echo "$BUILD/initramfs.cpio"
+		return 0
+	fi
+	if [ ! -f "$_dir/initrd.cpio" ] ||
+		[ "$BUILD/initramfs.cpio" -nt "$_dir/initrd.cpio" ] ||
+		[ "$_dir/modules.cpio" -nt "$_dir/initrd.cpio" ]; then
+		cat "$BUILD/initramfs.cpio" "$_dir/modules.cpio" >"$_dir/initrd.cpio.$$" &&
+			mv "$_dir/initrd.cpio.$$" "$_dir/initrd.cpio" || return 1
+	fi
+	echo "$_dir/initrd.cpio"
+}
+
 # run_qemu ACCEL BZIMAGE CMDLINE SECONDS [QEMU-ARGS...]: boot the lab
 # initramfs in the current directory, console in console.log, QEMU's own
 # messages in qemu.stderr. Returns QEMU's status; 124 means it was killed at
@@ -77,9 +97,10 @@ qemu_accel() {
 run_qemu() {
 	_accel=$1 _kernel=$2 _cmdline=$3 _secs=$4
 	shift 4
+	_initrd=$(lab_initrd "$_kernel") || return 1
 	timeout -k 5 "$_secs" "$QEMU" -M pc -accel "$_accel" \
 		-m 256M -smp 1 -nodefaults -no-reboot -display none -nic none \
-		-kernel "$_kernel" -initrd "$BUILD/initramfs.cpio" \
+		-kernel "$_kernel" -initrd "$_initrd" \
 		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init $_cmdline" \
 		-chardev file,id=con,path=console.log -serial chardev:con \
 		"$@" </dev/null 2>qemu.stderr
