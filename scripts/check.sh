@@ -84,6 +84,7 @@ echo "== boots"
 if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 	PROFILES="$(all_profiles | tr '\n' ' ')"; then
 	for p in $(all_profiles); do
+		ended_in_finding=
 		for k in baseline patched; do
 			f="$RESULTS/$k/$p/verdict"
 			v=$(kv "$f" verdict)
@@ -104,6 +105,7 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 					echo "$known" | grep -qx splat; }; } &&
 					[ "$got" = "$known" ]; then
 					count pass "boot $k/$p fails as the findings record ($(echo $known))"
+					[ "$v" = panic ] && ended_in_finding=yes
 				else
 					count fail "boot $k/$p" "expected the recorded finding ($(echo $known)), got $v: $(echo $got) (console: ${f%verdict}console.log)"
 				fi
@@ -125,8 +127,16 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 				count fail "v4l2-compliance $p" "patched does worse or did not run (baseline: ${a:-none}; patched: ${b:-none})"
 			fi
 		fi
-		if out=$("$TOP/scripts/lseek-diff.sh" "$p"); then
+		out=$("$TOP/scripts/lseek-diff.sh" "$p")
+		rc=$?
+		if [ "$rc" = 0 ]; then
 			count pass "lseek ABI $p ($out)"
+		elif [ "$rc" = 2 ] && [ -n "$ended_in_finding" ] &&
+			[ -s "$RESULTS/patched/$p/lseek.tsv" ]; then
+			# The recorded finding panics the baseline before its
+			# lseek walk: there is nothing to compare, and that is
+			# not a result either way.
+			printf 'note    lseek ABI %s not compared: the baseline boot ends in its recorded panic\n' "$p"
 		else
 			count fail "lseek ABI $p" "$out; details: $RESULTS/lseek-diff/$p.txt"
 		fi

@@ -1,41 +1,64 @@
 #!/bin/sh
 # move-proof.sh: prove that the staging-move series moved code without
-# changing it. For every "rename from/rename to" pair of a patch in
-# patches/staging-move:
-#   source  the file at its new place in the patched tree has the bytes of
-#           the file at its old place in the pristine tree;
-#   object  for a .c file built into both lab kernels, the baseline object
-#           (old place) and the patched object (new place) have the same
-#           executable sections: same bytes, and the same relocations
-#           (offset, type, symbol) on them. Relocation addends into merged
-#           string sections may differ and are reported, not failed: they
-#           point at strings such as __FILE__ ("fs/affs/super.c" becomes
-#           "drivers/staging/affs/super.c"), whose lengths move the strings
-#           after them.
+# changing it. The proof tree, build/move-proof/src, is the pristine tree
+# with only patches/staging-move applied (the core series and the driver
+# fixes, which do change the moved files, stay out of it). For every
+# "rename from/rename to" pair of those patches:
+#   source  the file at its new place has the bytes of the file at its old
+#           place in the pristine tree, or is edited only by a later,
+#           non-move patch of the series, which is named (Kconfig);
+#   object  for a .c file the baseline lab kernel builds, the object built
+#           from the new place (single targets in build/move-proof/obj,
+#           with the baseline kernel's .config) has the same executable
+#           sections as the baseline object from the old place: the same
+#           bytes and the same relocations (offset, type, symbol, addend).
+#           A relocation into a merged string section may point elsewhere:
+#           __FILE__ ("fs/affs/file.c" becomes
+#           "drivers/staging/affs/file.c") is longer, and the compiler
+#           places strings by length and alignment (.rodata.str1.1 or
+#           .rodata.str1.8). Those are compared without their target and
+#           counted in the output.
 # move-proof.sh PAIRS checks the "OLD<TAB>NEW" lines of the file PAIRS
 # instead (tests/host/t7002 proves with a wrong pair that it can fail).
 # Prints one line per check, "ok ..." or "FAIL ...", with the reason, and a
-# summary; exit 0 when nothing failed, 1 otherwise, 2 when a kernel is not
-# built.
+# summary; exit 0 when nothing failed, 1 otherwise, 2 when the baseline
+# kernel is not built.
 . "$(dirname "$0")/lib.sh"
 need_tree
 
 base="$KTREES/baseline/obj"
-new_src="$KTREES/patched/src"
-new_obj="$KTREES/patched/obj"
-for d in "$base" "$new_obj"; do
-	[ -f "$d/vmlinux" ] || { echo "error: no kernel in '$d': run 'make build'" >&2; exit 2; }
-done
+[ -f "$base/vmlinux" ] || { echo "error: no kernel in '$base': run 'make build'" >&2; exit 2; }
 work="$BUILD/move-proof"
-rm -rf "$work"
-mkdir -p "$work"
+new_src="$work/src"
+new_obj="$work/obj"
+rm -rf "$work/pairs" "$work/report" "$new_src"
+mkdir -p "$work" "$new_obj"
+
+# The proof tree: hard links to the pristine files; patch(1) replaces the
+# files it changes, so the pristine tree stays untouched.
+cp -al "$PRISTINE" "$new_src" || die "cannot copy the pristine tree to '$new_src'"
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/staging-move/series" | while read -r p; do
+	patch -d "$new_src" -p1 -N -s --no-backup-if-mismatch -i "$TOP/patches/staging-move/$p" \
+		>"$work/apply.log" 2>&1 || die "patches/staging-move/$p does not apply to the pristine tree; log: $work/apply.log"
+done || exit 1
+
+# kmake ARGS: the baseline's compiler and flags, from the baseline's config.
+export CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=1
+export KBUILD_BUILD_TIMESTAMP="2010-09-20" KBUILD_BUILD_USER=bklfree KBUILD_BUILD_HOST=lab
+kmake() { make -C "$new_src" O="$new_obj" CC="ccache gcc" "$@"; }
+cmp -s "$base/.config" "$new_obj/.config" 2>/dev/null || cp "$base/.config" "$new_obj/.config"
+kmake olddefconfig >"$work/build.log" 2>&1 &&
+	kmake -j"$(nproc)" prepare >>"$work/build.log" 2>&1 ||
+	die "cannot prepare the proof tree; log: $work/build.log"
 
 # The executable sections of an object, with their bytes and relocations:
-# one line per section "NAME SHA256", then "R NAME OFFSET TYPE SYMBOL ADDEND".
+# one line per section "S NAME SHA256", then "R NAME OFFSET TYPE SYMBOL ADDEND".
 sections() { # sections OBJECT OUT
+	rm -f "$2"
 	readelf -SW "$1" | awk '$1 ~ /^\[/ { sub(/^ *\[ *[0-9]+\] */, ""); if ($7 ~ /X/) print $1 }' |
 	while read -r sec; do
-		objcopy -O binary --only-section="$sec" "$1" "$work/sec.bin" 2>/dev/null
+		objcopy -O binary --only-section="$sec" "$1" "$work/sec.bin" ||
+			{ echo "objcopy failed on $1" >&2; exit 1; }
 		echo "S $sec $(sha256sum <"$work/sec.bin" | cut -d' ' -f1)"
 		readelf -rW "$1" | awk -v want=".rela$sec" '
 			/^Relocation section/ { gsub(/\047/, "", $3); on = ($3 == want); next }
@@ -61,6 +84,14 @@ else
 fi
 [ -s "$work/pairs" ] || { echo "FAIL no renames found in patches/staging-move"; exit 1; }
 
+# The new-place objects of the .c files the baseline built.
+targets=$(while IFS='	' read -r old new; do
+	case $old in *.c) [ -f "$base/${old%.c}.o" ] && echo "${new%.c}.o" ;; esac
+done <"$work/pairs")
+for t in $targets; do rm -f "$new_obj/$t"; done
+# shellcheck disable=SC2086 # targets are words
+[ -z "$targets" ] || kmake -k -j"$(nproc)" $targets >>"$work/build.log" 2>&1
+
 while IFS='	' read -r old new; do
 	# Which later patches of the series edit the file at its new place.
 	later=$(grep -l "^+++ b/$new\$" "$TOP"/patches/staging-move/*.patch | xargs -r -n1 basename | paste -sd' ' -)
@@ -76,7 +107,7 @@ while IFS='	' read -r old new; do
 	if [ ! -f "$o_old" ] || [ ! -f "$o_new" ]; then
 		# Not every file is built in the lab config (e.g. a Kconfig
 		# sub-option that is off); say so rather than pass.
-		echo "note object ${new%.c}.o: not built in both lab kernels"
+		echo "note object ${new%.c}.o: not built by the baseline kernel (or from the new place: $work/build.log)"
 		continue
 	fi
 	sections "$o_old" "$work/a"
