@@ -1,9 +1,9 @@
 # The affs crash recipes as a regression test: tools/affs-fuzz writes the
-# five images of tests/data/affs-crash/recipes (every bug the affs-fuzz
-# profile found, patches/drivers/0003-0006) and affs/fuzz-walk walks them
-# as in affs-fuzz. Pristine 6.1 shows a lockdep report, a WARNING and an
-# oops, then the link chain loop (last) soft-locks and softlockup_panic
-# ends the boot; the patched kernel walks all five.
+# images of tests/data/affs-crash/recipes (the bugs the affs-fuzz profile
+# found, patches/drivers/0003-0007) and affs/fuzz-walk walks them as in
+# affs-fuzz. Pristine 6.1 shows a lockdep report, a WARNING and an oops,
+# then the hash chain loop soft-locks and softlockup_panic ends the boot
+# (about 30 s under TCG); the patched kernel walks all of them (5 s).
 description=AFFS crash recipes: the images of the affs-fuzz findings, walked as in affs-fuzz
 image=crash.img 0 affs-fuzz --recipes tests/data/affs-crash/recipes
 qemu=-drive if=none,id=fuzz,format=raw,file=crash.img
