@@ -86,7 +86,7 @@ drivers=$( (find "$staging" -mindepth 1 -maxdepth 1 -type d -exec basename {} \;
 
 {
 	printf 'staging report: drivers/staging of the patched tree (build/%s)\n\n' "${staging#$BUILD/}"
-	printf '%-14s %7s  %-20s %-22s %s\n' driver loc since "lab (verdict)" "upstream fate"
+	printf '%-14s %7s  %-20s %-44s %s\n' driver loc since "lab (verdict)" "upstream fate"
 } >"$txt"
 printf '{\n  "tree": %s,\n  "drivers": [' "$(json_str "build/${staging#$BUILD/}")" >"$json"
 sep=
@@ -111,7 +111,7 @@ for d in $drivers; do
 	done
 	[ -z "$profiles" ] || lab=$((lab + 1))
 	[ "$in_tree" = true ] || shown="not in tree"
-	printf '%-14s %7s  %-20s %-22s %s\n' "$d" "${lines:--}" "$since" \
+	printf '%-14s %7s  %-20s %-44s %s\n' "$d" "${lines:--}" "$since" \
 		"${shown:--}" "$fate" >>"$txt"
 	if [ "$in_tree" = true ]; then
 		if [ -n "$items" ]; then

@@ -55,15 +55,15 @@ ktap_ok $? "the report runs" || ktap_diag "$(cat "$w/err")"
 cat >"$w/expected" <<'EOT'
 staging report: drivers/staging of the patched tree (build/kernel/patched/src/drivers/staging)
 
-driver             loc  since                lab (verdict)          upstream fate
-bar                  1  unknown              -                      unknown
+driver             loc  since                lab (verdict)                                upstream fate
+bar                  1  unknown              -                                            unknown
     todo: Just prose,
     todo: no list.
-foo                  3  this series          p fail, q not run      in staging
+foo                  3  this series          p fail, q not run                            in staging
     todo: first item
     todo: second item
     todo: third item
-gone                 -  4.16 (1bb8155080c6)  not in tree            removed upstream
+gone                 -  4.16 (1bb8155080c6)  not in tree                                  removed upstream
 
 3 drivers, 1 exercised by the lab, 1 recorded but no longer in the tree
 EOT
