@@ -9,7 +9,7 @@ kconfig=CONFIG_VIDEO_DEV=y
 kconfig=CONFIG_V4L_TEST_DRIVERS=y
 kconfig=CONFIG_FB=y
 kconfig=CONFIG_VIDEO_VIVID=y
-tests=media/vivid-capture media/vivid-stress media/v4l2-compliance media/vivid-disconnect media/vivid-driver-calls
+tests=media/vivid-capture media/vivid-sequence media/vivid-stress media/v4l2-compliance media/vivid-disconnect media/vivid-driver-calls
 # v4l2-compliance runs from Debian's v4l-utils, copied in with its libraries.
 tool=/usr/bin/v4l2-compliance
 # Unloaded, the boot takes about 18 s under TCG (v4l2-compliance about 8 s
