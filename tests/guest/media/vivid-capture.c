@@ -25,9 +25,10 @@
  * and it rounds the frame index to the nearest. When drawing takes more
  * than half a frame period, two buffers get the same sequence number; under
  * TCG at 60 fps (4.2 jiffies a frame at HZ=250) frames 0 and 1 both had
- * sequence 0 in 3 of 7 boots. That driver bug is reported for
- * patches/drivers; it is not what this test checks, and at 1/10 s drawing
- * would have to take 50 ms (the early wake-ups show 7 to 14 ms under TCG).
+ * sequence 0 in 3 of 7 boots. That driver bug has its own reproducer,
+ * media/vivid-sequence (fixed by patches/drivers 0201); this test checks
+ * the plain capture path on both kernels, and at 1/10 s drawing would have
+ * to take 50 ms (the early wake-ups show 7 to 14 ms under TCG).
  *
  * v4l2_fops (drivers/media/v4l2-core/v4l2-dev.c) uses no_llseek, which
  * upstream cb787f4ac0c2 takes out tree-wide, and the V4L2 core series
