@@ -40,7 +40,7 @@ deps:
 
 tools: $(HOST_TOOLS)
 
-$(BUILD)/tools/%: tools/%.c tools/usage.h tests/guest/pattern.h tests/guest/affs/tree.h
+$(BUILD)/tools/%: tools/%.c tools/affs.h tools/usage.h tests/guest/pattern.h tests/guest/affs/tree.h
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 

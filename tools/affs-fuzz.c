@@ -97,10 +97,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "affs.h"
 #include "usage.h"
 
-#define BSIZE 512
-#define HT_SIZE 72
 #define MAX_COUNT 100000
 #define FLAVOURS 6
 #define MAX_LIST 4096
@@ -108,37 +107,6 @@
 #define MIB (1u << 20)
 #define NAME_MAX_LEN 64		/* of a recipe */
 #define LINE_MAX_LEN 384	/* of an image's description line */
-
-/* Header block offsets, as in mkfs.affs. */
-#define O_TYPE 0
-#define O_KEY 4
-#define O_HIGH_SEQ 8
-#define O_HT_SIZE 12
-#define O_FIRST_DATA 16
-#define O_CHKSUM 20
-#define O_TABLE 24
-#define O_BM_FLAG (BSIZE - 200)
-#define O_BM_PAGES (BSIZE - 196)
-#define O_BM_EXT (BSIZE - 96)
-#define O_BYTE_SIZE (BSIZE - 188)
-#define O_NAME (BSIZE - 80)
-#define O_REAL_ENTRY (BSIZE - 44)
-#define O_NEXT_LINK (BSIZE - 40)
-#define O_HASH_CHAIN (BSIZE - 16)
-#define O_PARENT (BSIZE - 12)
-#define O_EXTENSION (BSIZE - 8)
-#define O_SEC_TYPE (BSIZE - 4)
-
-#define T_HEADER 2
-#define T_DATA 8
-#define T_LIST 16
-#define T_DIRC 33
-#define ST_ROOT 1
-#define ST_USERDIR 2
-#define ST_SOFTLINK 3
-#define ST_LINKDIR 4
-#define ST_FILE (-3)
-#define ST_LINKFILE (-4)
 
 static const char usage[] =
 	"usage: affs-fuzz IMAGE MIB COUNT SEED\n"
@@ -208,20 +176,6 @@ static void *xmalloc(size_t n)
 	return p;
 }
 
-static uint32_t get32(const unsigned char *b, unsigned int off)
-{
-	return (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 |
-		(uint32_t)b[off + 2] << 8 | b[off + 3];
-}
-
-static void put32(unsigned char *b, unsigned int off, uint32_t v)
-{
-	b[off] = v >> 24;
-	b[off + 1] = v >> 16;
-	b[off + 2] = v >> 8;
-	b[off + 3] = v;
-}
-
 /* ---- the generator: splitmix64, seeded per image ---- */
 
 static uint64_t rng_state;
@@ -278,14 +232,7 @@ static void tree_op(int failed, const char *what, const char *rel)
 /* The hash slot of an ASCII name, as mkfs.affs and the kernel compute it. */
 static unsigned int hash_name(const char *name)
 {
-	uint32_t h = strlen(name);
-
-	for (; *name; name++) {
-		int c = *name >= 'a' && *name <= 'z' ? *name - 32 : *name;
-
-		h = (h * 13 + c) & 0x7ff;
-	}
-	return h % HT_SIZE;
+	return affs_hash((const unsigned char *)name, strlen(name), 0);
 }
 
 static const char *const tree_dirs[] = {
@@ -508,7 +455,7 @@ static void scan_dir(struct base *s, uint32_t dir, int depth)
  */
 static void zero_dirc_pads(struct base *s)
 {
-	uint32_t i, r, n, p, len, sum;
+	uint32_t i, r, n, p, len;
 	unsigned char *b;
 
 	for (i = 0; i < s->k[K_DIRC].n; i++) {
@@ -522,10 +469,7 @@ static void zero_dirc_pads(struct base *s)
 				b[p + 25 + len] = 0;
 			p += (26 + len) & ~1u;
 		}
-		put32(b, O_CHKSUM, 0);
-		for (p = 0, sum = 0; p < BSIZE; p += 4)
-			sum += get32(b, p);
-		put32(b, O_CHKSUM, -sum);
+		affs_set_checksum(b, O_CHKSUM);
 	}
 }
 
@@ -625,8 +569,7 @@ static uint32_t bad_ptr(struct mut *m, uint32_t self)
 static void checksum(struct mut *m, uint32_t b, int is_bitmap)
 {
 	unsigned char *p = blk(m->v, b);
-	unsigned int off = is_bitmap ? 0 : O_CHKSUM, i;
-	uint32_t sum = 0;
+	unsigned int off = is_bitmap ? 0 : O_CHKSUM;
 
 	if (b >= m->s->blocks)
 		return;
@@ -634,10 +577,7 @@ static void checksum(struct mut *m, uint32_t b, int is_bitmap)
 		say(m, ",nosum");
 		return;
 	}
-	put32(p, off, 0);
-	for (i = 0; i < BSIZE; i += 4)
-		sum += get32(p, i);
-	put32(p, off, -sum);
+	affs_set_checksum(p, off);
 }
 
 static void set_word(struct mut *m, uint32_t b, unsigned int off,

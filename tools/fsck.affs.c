@@ -11,7 +11,7 @@
  * 1 inconsistent, 2 on a usage or I/O error. At most MAX_REPORTS problem
  * lines are printed; the count in the summary is complete.
  *
- * Checked (format facts as in tools/mkfs.affs.c's header comment):
+ * Checked (format facts as in tools/affs.h's header comment):
  *  - boot block: "DOS", flags 0-5, its carry-add checksum, the root block
  *    number (unused by Linux; a mismatch is reported);
  *  - every other block met: its checksum (bitmap: word 0, others: word 5);
@@ -56,49 +56,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "affs.h"
 #include "usage.h"
 
-#define BSIZE 512
-#define HT_SIZE 72
-#define NAME_MAX_AFFS 30
-#define BM_WORDS 127
-#define BM_ROOT_SLOTS 25
-#define BM_EXT_SLOTS 127
-#define OFS_DATA 488
 #define SYMLINK_AREA 288	/* bytes 24 to BSIZE - 200 */
-#define DIRC_AREA 488
 #define MAX_REPORTS 200
-
-#define T_HEADER 2
-#define T_DATA 8
-#define T_LIST 16
-#define T_DIRC 33
-#define ST_ROOT 1
-#define ST_USERDIR 2
-#define ST_SOFTLINK 3
-#define ST_LINKDIR 4
-#define ST_FILE (-3)
-#define ST_LINKFILE (-4)
-
-#define O_TYPE 0
-#define O_KEY 4
-#define O_HIGH_SEQ 8
-#define O_HT_SIZE 12
-#define O_FIRST_DATA 16
-#define O_CHKSUM 20
-#define O_TABLE 24
-#define O_BM_FLAG (BSIZE - 200)
-#define O_BM_PAGES (BSIZE - 196)
-#define O_BM_EXT (BSIZE - 96)
-#define O_BYTE_SIZE (BSIZE - 188)
-#define O_COMMENT (BSIZE - 184)
-#define O_NAME (BSIZE - 80)
-#define O_REAL_ENTRY (BSIZE - 44)
-#define O_NEXT_LINK (BSIZE - 40)
-#define O_HASH_CHAIN (BSIZE - 16)
-#define O_PARENT (BSIZE - 12)
-#define O_EXTENSION (BSIZE - 8)
-#define O_SEC_TYPE (BSIZE - 4)
 
 /* What a block is used for, once the walk reached it. */
 enum use {
@@ -126,12 +88,6 @@ struct fsck {
 	FILE *out;
 	int quiet;
 };
-
-static uint32_t get32(const unsigned char *b, unsigned int off)
-{
-	return (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 |
-		(uint32_t)b[off + 2] << 8 | b[off + 3];
-}
 
 static const unsigned char *blk(const struct fsck *f, uint32_t n)
 {
@@ -166,11 +122,8 @@ static int in_range(const struct fsck *f, uint32_t n)
 static int checksum_ok(struct fsck *f, uint32_t n, unsigned int off,
 		       const char *what)
 {
-	uint32_t sum = 0;
-	unsigned int i;
+	uint32_t sum = affs_block_sum(blk(f, n));
 
-	for (i = 0; i < BSIZE; i += 4)
-		sum += word(f, n, i);
 	if (!sum)
 		return 1;
 	problem(f, n, "bad checksum of %s (stored 0x%08x, want 0x%08x)", what,
@@ -197,26 +150,6 @@ static int claim(struct fsck *f, uint32_t n, enum use u, uint32_t owner,
 	return 1;
 }
 
-static int upper(const struct fsck *f, int c)
-{
-	if (c >= 'a' && c <= 'z')
-		return c - 32;
-	if (f->intl && c >= 0xe0 && c <= 0xfe && c != 0xf7)
-		return c - 32;
-	return c;
-}
-
-static unsigned int hash_name(const struct fsck *f, const unsigned char *name,
-			      unsigned int len)
-{
-	uint32_t h = len;
-	unsigned int i;
-
-	for (i = 0; i < len; i++)
-		h = (h * 13 + upper(f, name[i])) & 0x7ff;
-	return h % HT_SIZE;
-}
-
 static int same_name(const struct fsck *f, uint32_t a, uint32_t b)
 {
 	const unsigned char *x = blk(f, a) + O_NAME, *y = blk(f, b) + O_NAME;
@@ -225,7 +158,7 @@ static int same_name(const struct fsck *f, uint32_t a, uint32_t b)
 	if (x[0] != y[0])
 		return 0;
 	for (i = 1; i <= x[0]; i++)
-		if (upper(f, x[i]) != upper(f, y[i]))
+		if (affs_upper(x[i], f->intl) != affs_upper(y[i], f->intl))
 			return 0;
 	return 1;
 }
@@ -443,10 +376,10 @@ static void check_entry(struct fsck *f, uint32_t dir, unsigned int slot,
 			show_name(f, n), (unsigned long)word(f, n, O_PARENT),
 			(unsigned long)dir);
 	if (check_name(f, n, "entry") &&
-	    hash_name(f, name + 1, len) != slot)
+	    affs_hash(name + 1, len, f->intl) != slot)
 		problem(f, n, "entry %s in hash slot %u of %lu hashes to %u%s",
 			show_name(f, n), slot, (unsigned long)dir,
-			hash_name(f, name + 1, len),
+			affs_hash(name + 1, len, f->intl),
 			f->intl ? " (international)" : "");
 	if (blk(f, n)[O_COMMENT] > 79)
 		problem(f, n, "entry %s comment length %u (at most 79)",
@@ -806,20 +739,12 @@ static void check_bitmap(struct fsck *f, const uint32_t *bm, uint32_t nr)
 static void check_bootblock(struct fsck *f)
 {
 	const unsigned char *b = f->img;
-	uint32_t sum = 0, w, stored = get32(b, 4), want;
-	unsigned int i;
+	uint32_t stored = get32(b, 4), want = affs_boot_checksum(b);
 
 	if (memcmp(b, "DOS", 3) || b[3] > 5)
 		problem(f, 0, "not an AFFS boot block (DOS type %02x %02x %02x "
 			"%02x, expected DOS\\0 to DOS\\5)", b[0], b[1], b[2],
 			b[3]);
-	for (i = 0; i < 2 * BSIZE; i += 4) {
-		w = i == 4 ? 0 : get32(b, i);
-		if (sum + w < sum)
-			sum++;
-		sum += w;
-	}
-	want = ~sum;
 	/* A boot block without boot code may have no checksum. */
 	if (stored != want && (stored || get32(b, 12)))
 		problem(f, 0, "bad boot block checksum (stored 0x%08x, want "

@@ -18,42 +18,8 @@
  * when complete, so a failed run leaves no image behind. Exit status: 0,
  * 1 on an error, 2 on a usage error.
  *
- * The on-disk format follows the public description in "The .ADF (Amiga
- * Disk File) format FAQ" by Laurent Clevy (ADF FAQ below) and the AmigaOS
- * include file dos/filehandler.h / dos/dos.h for the DOS types and the
- * FIBF protection bits. The facts used:
- *
- * - 512-byte blocks of big-endian 32-bit words. Blocks 0 and 1 are the
- *   boot block: "DOS" and a flags byte (bit 0 FFS, bit 1 international,
- *   bit 2 directory cache), a checksum word and the root block number, then
- *   boot code. Its checksum is the one's complement of the sum of its 256
- *   words with the carry added back in (ADF FAQ 5.1).
- * - Every other block with a checksum has it at byte 20 (the bitmap: byte
- *   0) such that all 128 words sum to 0 modulo 2^32 (ADF FAQ 3.2).
- * - The root block sits in the middle, (2 + blocks - 1) / 2 (880 on a
- *   floppy). It holds the 72-slot hash table of the top directory, the
- *   bitmap block list (25 slots, then a chain of bitmap extension blocks
- *   of 127 slots and a next pointer), the volume name and three dates.
- * - A bitmap block covers 127 * 32 blocks starting at block 2; a set bit is
- *   a free block, least significant bit first in each word.
- * - Directories hash a name: h = length; for each c: h = (h * 13 +
- *   toupper(c)) & 0x7ff; slot = h % 72. toupper() is ASCII only, or in
- *   international mode also Latin-1 0xe0-0xfe except 0xf7 (ADF FAQ 4.3).
- *   Entries of one slot are chained through their hash_chain word.
- * - A file header holds 72 data block numbers, the first in the last slot;
- *   further ones go in file extension blocks (type 16) chained from its
- *   extension word. OFS data blocks (type 8) carry a 24-byte header: file
- *   header, sequence number from 1, bytes used, next data block.
- * - Soft links (secondary type 3) hold the target as a C string at byte
- *   24, in Amiga syntax: "VOLUME:a/b", "/" for the parent. Hard links
- *   (secondary type -4, or 4 for a directory) name the real entry at byte
- *   468; the real entry's next_link (byte 472) starts the chain of its
- *   links.
- * - Directory cache blocks (type 33, DOS\4 and DOS\5) list each directory's
- *   entries (header, size, protection, uid, gid, date, type, name,
- *   comment) in 488-byte record areas, from the directory's extension word.
- * - Dates are days since 1 January 1978, minutes since midnight and ticks
- *   (1/50 s) of the minute; written in UTC.
+ * The on-disk format, and where its description comes from, is in the
+ * header comment of tools/affs.h.
  *
  * The volume dates are the current time, or SOURCE_DATE_EPOCH when set;
  * each entry gets its host modification time.
@@ -71,52 +37,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "affs.h"
 #include "usage.h"
 
-#define BSIZE 512
-#define HT_SIZE 72		/* BSIZE / 4 - 56 */
-#define NAME_MAX_AFFS 30
-#define BM_WORDS 127		/* bitmap words per bitmap block */
-#define BM_ROOT_SLOTS 25
-#define BM_EXT_SLOTS 127
-#define OFS_DATA 488		/* BSIZE - 24 */
 #define LINK_MAX_AFFS 287	/* BSIZE - 224 bytes with the NUL */
-#define DIRC_AREA 488
-
-#define T_HEADER 2
-#define T_DATA 8
-#define T_LIST 16
-#define T_DIRC 33
-#define ST_ROOT 1
-#define ST_USERDIR 2
-#define ST_SOFTLINK 3
-#define ST_LINKDIR 4
-#define ST_FILE (-3)
-#define ST_LINKFILE (-4)
-
-/* Byte offsets in a header block (ADF FAQ 4, "BSIZE - n"). */
-#define O_TYPE 0
-#define O_KEY 4
-#define O_HIGH_SEQ 8
-#define O_HT_SIZE 12
-#define O_FIRST_DATA 16
-#define O_CHKSUM 20
-#define O_TABLE 24
-#define O_BM_FLAG (BSIZE - 200)
-#define O_BM_PAGES (BSIZE - 196)
-#define O_BM_EXT (BSIZE - 96)
-#define O_PROTECT (BSIZE - 192)
-#define O_BYTE_SIZE (BSIZE - 188)
-#define O_DATE (BSIZE - 92)
-#define O_NAME (BSIZE - 80)
-#define O_V_DATE (BSIZE - 40)
-#define O_C_DATE (BSIZE - 28)
-#define O_REAL_ENTRY (BSIZE - 44)
-#define O_NEXT_LINK (BSIZE - 40)
-#define O_HASH_CHAIN (BSIZE - 16)
-#define O_PARENT (BSIZE - 12)
-#define O_EXTENSION (BSIZE - 8)
-#define O_SEC_TYPE (BSIZE - 4)
 
 /* Amiga epoch, 1978-01-01T00:00:00Z, in Unix seconds. */
 #define AMIGA_EPOCH 252460800L
@@ -206,38 +130,6 @@ static char *xstrdup(const char *s)
 	return p;
 }
 
-static void put32(unsigned char *b, unsigned int off, uint32_t v)
-{
-	b[off] = v >> 24;
-	b[off + 1] = v >> 16;
-	b[off + 2] = v >> 8;
-	b[off + 3] = v;
-}
-
-static void put16(unsigned char *b, unsigned int off, uint32_t v)
-{
-	b[off] = v >> 8;
-	b[off + 1] = v;
-}
-
-static uint32_t get32(const unsigned char *b, unsigned int off)
-{
-	return (uint32_t)b[off] << 24 | (uint32_t)b[off + 1] << 16 |
-		(uint32_t)b[off + 2] << 8 | b[off + 3];
-}
-
-/* Make the block's 128 words sum to 0, adjusting the word at off. */
-static void set_checksum(unsigned char *b, unsigned int off)
-{
-	uint32_t sum = 0;
-	unsigned int i;
-
-	put32(b, off, 0);
-	for (i = 0; i < BSIZE; i += 4)
-		sum += get32(b, i);
-	put32(b, off, -sum);
-}
-
 static void write_block(uint32_t n, const unsigned char *b)
 {
 	if (pwrite(vol.fd, b, BSIZE, (off_t)n * BSIZE) != BSIZE)
@@ -282,33 +174,15 @@ static void put_date(unsigned char *b, unsigned int off, time_t t,
 	put32(b, off + 8, s % 60 * 50 + nsec / 20000000);
 }
 
-static int upper(int c)
-{
-	if (c >= 'a' && c <= 'z')
-		return c - 32;
-	if (vol.intl && c >= 0xe0 && c <= 0xfe && c != 0xf7)
-		return c - 32;
-	return c;
-}
-
-static unsigned int hash_name(const char *name)
-{
-	const unsigned char *p = (const unsigned char *)name;
-	uint32_t h = strlen(name);
-
-	for (; *p; p++)
-		h = (h * 13 + upper(*p)) & 0x7ff;
-	return h % HT_SIZE;
-}
-
 static int name_cmp(const char *a, const char *b)
 {
 	const unsigned char *p = (const unsigned char *)a;
 	const unsigned char *q = (const unsigned char *)b;
 
-	for (; *p && upper(*p) == upper(*q); p++, q++)
+	for (; *p && affs_upper(*p, vol.intl) == affs_upper(*q, vol.intl);
+	     p++, q++)
 		;
-	return upper(*p) - upper(*q);
+	return affs_upper(*p, vol.intl) - affs_upper(*q, vol.intl);
 }
 
 /* NULL when name may be an AFFS name, else what is wrong with it. */
@@ -395,7 +269,7 @@ static void write_dir(struct entry *e, uint32_t parent)
 	dirc = fill_dir(e->path, e->block, b);
 	header_common(b, e, parent);
 	put32(b, O_EXTENSION, dirc);
-	set_checksum(b, O_CHKSUM);
+	affs_set_checksum(b, O_CHKSUM);
 	write_block(e->block, b);
 }
 
@@ -424,7 +298,7 @@ static void write_file(struct entry *e, uint32_t parent)
 				put32(hdr, O_EXTENSION, next);
 			} else {
 				put32(ext, O_EXTENSION, next);
-				set_checksum(ext, O_CHKSUM);
+				affs_set_checksum(ext, O_CHKSUM);
 				write_block(ext_blk, ext);
 			}
 			memset(ext, 0, BSIZE);
@@ -453,7 +327,7 @@ static void write_file(struct entry *e, uint32_t parent)
 			put32(data, 12, n);
 			if (prev_blk) {
 				put32(prev, 16, blk);
-				set_checksum(prev, O_CHKSUM);
+				affs_set_checksum(prev, O_CHKSUM);
 				write_block(prev_blk, prev);
 			}
 			memcpy(prev, data, BSIZE);
@@ -464,11 +338,11 @@ static void write_file(struct entry *e, uint32_t parent)
 	}
 	fclose(f);
 	if (prev_blk) {
-		set_checksum(prev, O_CHKSUM);
+		affs_set_checksum(prev, O_CHKSUM);
 		write_block(prev_blk, prev);
 	}
 	if (table == ext) {
-		set_checksum(ext, O_CHKSUM);
+		affs_set_checksum(ext, O_CHKSUM);
 		write_block(ext_blk, ext);
 	}
 	header_common(hdr, e, parent);
@@ -479,7 +353,7 @@ static void write_file(struct entry *e, uint32_t parent)
 		put32(hdr, O_NEXT_LINK, l->chain);
 		l->written = 1;
 	}
-	set_checksum(hdr, O_CHKSUM);
+	affs_set_checksum(hdr, O_CHKSUM);
 	write_block(e->block, hdr);
 }
 
@@ -535,7 +409,7 @@ static void write_softlink(struct entry *e, uint32_t parent)
 	strcpy((char *)b + O_TABLE, amiga);
 	free(amiga);
 	header_common(b, e, parent);
-	set_checksum(b, O_CHKSUM);
+	affs_set_checksum(b, O_CHKSUM);
 	write_block(e->block, b);
 }
 
@@ -548,14 +422,14 @@ static void write_hardlink(struct entry *e, uint32_t parent,
 	header_common(b, e, parent);
 	put32(b, O_REAL_ENTRY, l->block);
 	put32(b, O_NEXT_LINK, l->chain);
-	set_checksum(b, O_CHKSUM);
+	affs_set_checksum(b, O_CHKSUM);
 	write_block(e->block, b);
 	l->chain = e->block;
 	if (!l->written)
 		return;
 	read_block(l->block, r);
 	put32(r, O_NEXT_LINK, l->chain);
-	set_checksum(r, O_CHKSUM);
+	affs_set_checksum(r, O_CHKSUM);
 	write_block(l->block, r);
 }
 
@@ -699,7 +573,7 @@ static void write_dirc(uint32_t blk, uint32_t dir, uint32_t next,
 	put32(b, 8, dir);
 	put32(b, 12, records);
 	put32(b, 16, next);
-	set_checksum(b, O_CHKSUM);
+	affs_set_checksum(b, O_CHKSUM);
 	write_block(blk, b);
 }
 
@@ -747,7 +621,8 @@ static uint32_t fill_dir(const char *hostdir, uint32_t self,
 
 	e = read_entries(hostdir, &n);
 	for (i = 0; i < n; i++) {
-		unsigned int h = hash_name(e[i].name);
+		unsigned int h = affs_hash((const unsigned char *)e[i].name,
+					   strlen(e[i].name), vol.intl);
 
 		classify(&e[i]);
 		e[i].block = alloc_block();
@@ -798,19 +673,11 @@ static void write_bootblock(void)
 		'd', 'o', 's', '.', 'l', 'i', 'b', 'r', 'a', 'r', 'y', 0,
 	};
 	unsigned char b[2 * BSIZE] = { 'D', 'O', 'S' };
-	uint32_t sum = 0, w;
-	unsigned int i;
 
 	b[3] = vol.ffs | (vol.intl && !vol.dircache) << 1 | vol.dircache << 2;
 	put32(b, 8, vol.root);
 	memcpy(b + 12, code, sizeof(code));
-	for (i = 0; i < sizeof(b); i += 4) {
-		w = get32(b, i);
-		if (sum + w < sum)
-			sum++;
-		sum += w;
-	}
-	put32(b, 4, ~sum);
+	put32(b, 4, affs_boot_checksum(b));
 	write_block(0, b);
 	write_block(1, b + BSIZE);
 }
@@ -847,7 +714,7 @@ static void write_bitmap(unsigned char *root, const uint32_t *bm,
 				b[4 + k / 32 * 4 + 3 - k % 32 / 8] |=
 					1u << (k % 8);
 		}
-		set_checksum(b, 0);
+		affs_set_checksum(b, 0);
 		write_block(bm[i], b);
 		if (i < BM_ROOT_SLOTS)
 			put32(root, O_BM_PAGES + 4 * i, bm[i]);
@@ -896,7 +763,7 @@ static void make_volume(void)
 	put32(root, O_EXTENSION, dirc);
 	put32(root, O_SEC_TYPE, ST_ROOT);
 	write_bitmap(root, bm, nr, nr_ext);
-	set_checksum(root, O_CHKSUM);
+	affs_set_checksum(root, O_CHKSUM);
 	write_block(vol.root, root);
 	free(bm);
 }
