@@ -8,10 +8,9 @@
 # upstream history (UNKNOWN_COMMIT_ID). A patch changed by one byte must
 # be caught.
 . "$TOP/tests/host/ktap.sh"
+. "$TOP/tests/host/llseek.sh"
 ktap_plan 7
 
-pristine="$BUILD/pristine"
-core="$TOP/patches/core"
 heading="# llseek: drop no_llseek"
 if ! command -v spatch >/dev/null || [ ! -f "$pristine/Makefile" ]; then
 	why="spatch absent"
@@ -79,26 +78,14 @@ awk '!done && /^-\t/ { sub(/^-\t/, "-    "); done = 1 } 1' "$regen/$one" \
 (compare "$regen" "$tampered" >/dev/null)
 ktap_ok $((! $?)) "a patch with one changed line is caught"
 
-bad=
-for p in $(patches "$core"); do
-	patch -d "$pristine" -p1 -N --dry-run -s -f -i "$core/$p" \
-		>"$TMPDIR/dry.log" 2>&1 || bad="$bad $p"
-done
+bad=$(llseek_not_alone $(patches "$core"))
 [ -n "$(patches "$core")" ] && [ -z "$bad" ]
 ktap_ok $? "each patch applies alone to the pristine tree" ||
 	ktap_diag "do not apply:$bad"
 
 tree="$TMPDIR/tree"
-rm -rf "$tree"
 rc=0
-cp -al "$pristine" "$tree" || rc=1
-for p in $(block "$core/series" | grep -v '^#'); do
-	[ "$rc" = 0 ] || break
-	patch -d "$tree" -p1 -N -s --no-backup-if-mismatch -i "$core/$p" \
-		>"$TMPDIR/apply.log" 2>&1 && continue
-	ktap_diag "$p: $(head -n 3 "$TMPDIR/apply.log")"
-	rc=1
-done
+llseek_tree "$tree" $(llseek_block "$heading") || rc=1
 if [ "$rc" = 0 ]; then
 	left=$(cd "$tree" && grep -rlw no_llseek --exclude-dir=Documentation .)
 	[ -z "$left" ] || { ktap_diag "no_llseek left in: $left"; rc=1; }
@@ -108,15 +95,5 @@ grep -qx '#define no_llseek NULL' "$pristine/include/linux/fs.h" ||
 ktap_ok "$rc" "the series applies in order, no no_llseek is left outside Documentation, the pristine tree is unchanged"
 rm -rf "$tree"
 
-bad=
-for p in $(patches "$core"); do
-	out=$(cd "$TMPDIR" && perl "$pristine/scripts/checkpatch.pl" --strict \
-		--no-tree -q --ignore UNKNOWN_COMMIT_ID "$core/$p" 2>&1) &&
-		[ -z "$out" ] && continue
-	bad="$bad $p"
-	ktap_diag "$out"
-done
-[ -z "$bad" ]
-ktap_ok $? "checkpatch --strict --no-tree is clean but for UNKNOWN_COMMIT_ID" ||
-	ktap_diag "flagged:$bad"
+llseek_checkpatch $(patches "$core")
 ktap_done

@@ -15,9 +15,8 @@
 . "$TOP/tests/host/ktap.sh"
 : "${BUILD:=$TOP/build}"
 : "${RESULTS:=$TOP/results}"
+. "$TOP/tests/host/llseek.sh"
 
-pristine="$BUILD/pristine"
-core="$TOP/patches/core"
 decisions="$TOP/coccinelle/llseek/decisions.tsv"
 report="$RESULTS/llseek/report.tsv"
 heading="# llseek: consistency fixes"
@@ -25,12 +24,6 @@ removal="# llseek: drop no_llseek"
 classes="nonseekable-but-llseek-set noop-but-uses-pos seq-read-without-seq-lseek"
 tab=$(printf '\t')
 ktap_plan 10
-
-# block HEADING: the patches of the series block that starts at HEADING.
-block() {
-	awk -v h="$1" '$0 == h { on = 1; next } on && /^$/ { exit } on && !/^#/' \
-		"$core/series"
-}
 
 # rows: file, name, class and llseek of the report's rows of our classes.
 rows() {
@@ -108,9 +101,7 @@ if [ ! -f "$pristine/Makefile" ] || [ ! -f "$report" ]; then
 	ktap_done
 fi
 
-[ "$(head -n 1 "$decisions" 2>/dev/null)" = "file${tab}name${tab}decision${tab}patch${tab}reason" ] &&
-	awk -F '\t' 'NR > 1 && NF != 5 { bad = 1 } END { exit bad }' "$decisions"
-ktap_ok $? "decisions.tsv has the header file, name, decision, patch, reason and five columns a row"
+llseek_decisions_header "$decisions"
 
 rows >"$TMPDIR/rows"
 left=$(undecided "$decisions")
@@ -128,7 +119,7 @@ grep -vxF "$first" "$decisions" >"$TMPDIR/dropped"
 	[ -n "$(undecided "$TMPDIR/doubled")" ]
 ktap_ok $? "a decisions file with one row dropped, or doubled, is caught"
 
-block "$heading" >"$TMPDIR/block"
+llseek_block "$heading" >"$TMPDIR/block"
 bad=$(awk -F '\t' 'FILENAME == ARGV[1] { inb[$0] = 1; next }
 	$3 == "fix" && !($4 in inb) { print $1 " " $2 ": " $4 " is not in the block" }
 	$3 == "keep" && $4 != "-" { print $1 " " $2 ": keep names " $4 }' \
@@ -143,26 +134,14 @@ done
 ktap_ok $? "every fix names a patch of the consistency block ($(wc -l <"$TMPDIR/block") patches) and every patch a fix" ||
 	ktap_diag "$bad"
 
-bad=
-for p in $(cat "$TMPDIR/block"); do
-	patch -d "$pristine" -p1 -N --dry-run -s -f -i "$core/$p" \
-		>"$TMPDIR/dry.log" 2>&1 || bad="$bad $p"
-done
+bad=$(llseek_not_alone $(cat "$TMPDIR/block"))
 [ -z "$bad" ]
 ktap_ok $? "each patch applies alone to the pristine tree" ||
 	ktap_diag "do not apply:$bad"
 
 tree="$TMPDIR/tree"
-rm -rf "$tree"
 rc=0
-cp -al "$pristine" "$tree" || rc=1
-for p in $(block "$removal") $(cat "$TMPDIR/block"); do
-	[ "$rc" = 0 ] || break
-	patch -d "$tree" -p1 -N -s --no-backup-if-mismatch -i "$core/$p" \
-		>"$TMPDIR/apply.log" 2>&1 && continue
-	ktap_diag "$p: $(head -n 3 "$TMPDIR/apply.log")"
-	rc=1
-done
+llseek_tree "$tree" $(llseek_block "$removal") $(cat "$TMPDIR/block") || rc=1
 ktap_ok "$rc" "the block applies in order after the no_llseek removal (0001-0065)"
 
 bad=$(wrong "$tree")
@@ -175,17 +154,7 @@ bad=$(wrong "$pristine" | grep -c .)
 [ "$bad" -gt 0 ]
 ktap_ok $? "the pristine tree, without the fixes, is caught ($bad rows)"
 
-bad=
-for p in $(cat "$TMPDIR/block"); do
-	out=$(cd "$TMPDIR" && perl "$pristine/scripts/checkpatch.pl" --strict \
-		--no-tree -q --ignore UNKNOWN_COMMIT_ID "$core/$p" 2>&1) &&
-		[ -z "$out" ] && continue
-	bad="$bad $p"
-	ktap_diag "$out"
-done
-[ -z "$bad" ]
-ktap_ok $? "checkpatch --strict --no-tree is clean but for UNKNOWN_COMMIT_ID" ||
-	ktap_diag "flagged:$bad"
+llseek_checkpatch $(cat "$TMPDIR/block")
 
 bad=$(grep -vE '^01(0[1-9]|[1-9][0-9])-' "$TMPDIR/block")
 [ -z "$bad" ]

@@ -14,21 +14,14 @@
 . "$TOP/tests/host/ktap.sh"
 : "${BUILD:=$TOP/build}"
 : "${RESULTS:=$TOP/results}"
+. "$TOP/tests/host/llseek.sh"
 
-pristine="$BUILD/pristine"
-core="$TOP/patches/core"
 decisions="$TOP/coccinelle/llseek/decisions.tsv"
 report="$RESULTS/llseek/report.tsv"
 heading="# llseek: default_llseek conversions"
 class=default-llseek-unused-pos
 tab=$(printf '\t')
 ktap_plan 10
-
-# block HEADING: the patches of the series block that starts at HEADING.
-block() {
-	awk -v h="$1" '$0 == h { on = 1; next } on && /^$/ { exit } on && !/^#/' \
-		"$core/series"
-}
 
 # unused_rows REPORT: file and name of the report's rows of our class.
 unused_rows() {
@@ -94,9 +87,7 @@ if [ ! -f "$pristine/Makefile" ]; then
 	ktap_done
 fi
 
-[ "$(head -n 1 "$decisions" 2>/dev/null)" = "file${tab}name${tab}decision${tab}patch${tab}reason" ] &&
-	awk -F '\t' 'NR > 1 && NF != 5 { bad = 1 } END { exit bad }' "$decisions"
-ktap_ok $? "decisions.tsv has the header file, name, decision, patch, reason and five columns a row"
+llseek_decisions_header "$decisions"
 
 if [ -f "$report" ]; then
 	left=$(missing "$report" "$decisions")
@@ -115,7 +106,7 @@ else
 fi
 
 ours "$decisions" >"$TMPDIR/ours"
-block "$heading" >"$TMPDIR/block"
+llseek_block "$heading" >"$TMPDIR/block"
 bad=$(awk -F '\t' 'FILENAME == ARGV[1] { inb[$0] = 1; next }
 	$3 == "fix" && !($4 in inb) { print $1 " " $2 ": " $4 " is not in the block" }
 	$3 == "keep" && $4 != "-" { print $1 " " $2 ": keep names " $4 }
@@ -133,26 +124,14 @@ done
 ktap_ok $? "every fix names a patch of the default_llseek conversions block ($(wc -l <"$TMPDIR/block") patches) and every patch a fix" ||
 	ktap_diag "$bad"
 
-bad=
-for p in $(cat "$TMPDIR/block"); do
-	patch -d "$pristine" -p1 -N --dry-run -s -f -i "$core/$p" \
-		>"$TMPDIR/dry.log" 2>&1 || bad="$bad $p"
-done
+bad=$(llseek_not_alone $(cat "$TMPDIR/block"))
 [ -s "$TMPDIR/block" ] && [ -z "$bad" ]
 ktap_ok $? "each patch applies alone to the pristine tree" ||
 	ktap_diag "do not apply:$bad"
 
 tree="$TMPDIR/tree"
-rm -rf "$tree"
 rc=0
-cp -al "$pristine" "$tree" || rc=1
-for p in $(block "# llseek: drop no_llseek") $(cat "$TMPDIR/block"); do
-	[ "$rc" = 0 ] || break
-	patch -d "$tree" -p1 -N -s --no-backup-if-mismatch -i "$core/$p" \
-		>"$TMPDIR/apply.log" 2>&1 && continue
-	ktap_diag "$p: $(head -n 3 "$TMPDIR/apply.log")"
-	rc=1
-done
+llseek_tree "$tree" $(llseek_block "# llseek: drop no_llseek") $(cat "$TMPDIR/block") || rc=1
 ktap_ok "$rc" "the block applies in order after the no_llseek removal (0001-0065)"
 
 if [ "$rc" = 0 ]; then
@@ -171,17 +150,7 @@ else
 fi
 rm -rf "$tree"
 
-bad=
-for p in $(cat "$TMPDIR/block"); do
-	out=$(cd "$TMPDIR" && perl "$pristine/scripts/checkpatch.pl" --strict \
-		--no-tree -q --ignore UNKNOWN_COMMIT_ID "$core/$p" 2>&1) &&
-		[ -z "$out" ] && continue
-	bad="$bad $p"
-	ktap_diag "$out"
-done
-[ -z "$bad" ]
-ktap_ok $? "checkpatch --strict --no-tree is clean but for UNKNOWN_COMMIT_ID" ||
-	ktap_diag "flagged:$bad"
+llseek_checkpatch $(cat "$TMPDIR/block")
 
 # The section's records: a baseline record per path with default_llseek's
 # SEEK_SET 4096 answer, the expected one on the patched side, both with

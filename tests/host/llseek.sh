@@ -1,0 +1,69 @@
+# llseek.sh: shared by the t4000 llseek tests (the llseek blocks of
+# patches/core/series). Sourced after ktap.sh and after BUILD is set, never
+# run; sets pristine ($BUILD/pristine) and core ($TOP/patches/core):
+#
+# llseek_block HEADING
+#                    the patches of the series block that starts at HEADING
+#                    (up to the next empty line, comments left out)
+# llseek_decisions_header DECISIONS
+#                    one KTAP case: DECISIONS (coccinelle/llseek/
+#                    decisions.tsv) has its header line and five columns a
+#                    row
+# llseek_not_alone PATCH...
+#                    " P" for each PATCH that does not apply alone to the
+#                    pristine tree (a dry run)
+# llseek_tree TREE PATCH...
+#                    copy the pristine tree to TREE (hard links) and apply
+#                    the PATCHes in order; on a failure prints the patch and
+#                    the head of its errors as KTAP diagnostics, returns 1
+# llseek_checkpatch PATCH...
+#                    one KTAP case: checkpatch --strict --no-tree finds
+#                    nothing in the PATCHes but UNKNOWN_COMMIT_ID
+pristine="$BUILD/pristine"
+core="$TOP/patches/core"
+
+llseek_block() {
+	awk -v h="$1" '$0 == h { on = 1; next } on && /^$/ { exit } on && !/^#/' \
+		"$core/series"
+}
+
+llseek_decisions_header() {
+	_t=$(printf '\t')
+	[ "$(head -n 1 "$1" 2>/dev/null)" = "file${_t}name${_t}decision${_t}patch${_t}reason" ] &&
+		awk -F '\t' 'NR > 1 && NF != 5 { bad = 1 } END { exit bad }' "$1"
+	ktap_ok $? "decisions.tsv has the header file, name, decision, patch, reason and five columns a row"
+}
+
+llseek_not_alone() {
+	for _p; do
+		patch -d "$pristine" -p1 -N --dry-run -s -f -i "$core/$_p" \
+			>"$TMPDIR/dry.log" 2>&1 || printf ' %s' "$_p"
+	done
+}
+
+llseek_tree() {
+	_tree=$1
+	shift
+	rm -rf "$_tree"
+	cp -al "$pristine" "$_tree" || return 1
+	for _p; do
+		patch -d "$_tree" -p1 -N -s --no-backup-if-mismatch -i "$core/$_p" \
+			>"$TMPDIR/apply.log" 2>&1 && continue
+		ktap_diag "$_p: $(head -n 3 "$TMPDIR/apply.log")"
+		return 1
+	done
+}
+
+llseek_checkpatch() {
+	_bad=
+	for _p; do
+		_out=$(cd "$TMPDIR" && perl "$pristine/scripts/checkpatch.pl" \
+			--strict --no-tree -q --ignore UNKNOWN_COMMIT_ID \
+			"$core/$_p" 2>&1) && [ -z "$_out" ] && continue
+		_bad="$_bad $_p"
+		ktap_diag "$_out"
+	done
+	[ -z "$_bad" ]
+	ktap_ok $? "checkpatch --strict --no-tree is clean but for UNKNOWN_COMMIT_ID" ||
+		ktap_diag "flagged:$_bad"
+}
