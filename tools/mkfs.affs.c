@@ -562,6 +562,7 @@ static unsigned int dirc_record(unsigned char *r, const struct entry *e)
 	r[23] = len;
 	memcpy(r + 24, e->name, len);
 	r[24 + len] = 0;			/* no comment */
+	r[25 + len] = 0;			/* the pad to an even length */
 	return (25 + len + 1) & ~1u;
 }
 
