@@ -88,7 +88,7 @@ staging-move-regen: tree
 	@scripts/staging-move-regen.sh $(if $(CHECK),--check)
 
 # Corrupted AFFS images on the built kernels: FUZZ_COUNT (1000) images per
-# kernel, see scripts/fuzz-affs.sh.
+# kernel, seed FUZZ_SEED (else the profile's); see scripts/fuzz-affs.sh.
 fuzz-affs: tools guest initramfs
 	@scripts/fuzz-affs.sh
 

@@ -1,10 +1,11 @@
 #!/bin/sh
 # fuzz-affs.sh: the long AFFS corrupted-image fuzz ('make fuzz-affs').
 # Boots the affs-fuzz profile on each kernel of KERNELS (default: baseline
-# patched) with AFFS_FUZZ_COUNT=${FUZZ_COUNT:-1000} images (tools/affs-fuzz,
-# seed from the profile), and prints a summary: images per kernel, the
-# verdict, how many images were walked, the image of a failure with its
-# mutations (from fuzz.img.index) and where the console log is.
+# patched) with AFFS_FUZZ_COUNT=${FUZZ_COUNT:-1000} images (tools/affs-fuzz;
+# the profile's seed unless FUZZ_SEED is set), and prints a summary: images
+# per kernel, the verdict, how many images were walked, the image of a
+# failure with its mutations (from fuzz.img.index) and where the console
+# log is.
 #
 # It never builds a kernel: build/kernel/KERNEL/bzImage must exist ("run
 # make build first" otherwise). BOOT_TIMEOUT (seconds, default about one
@@ -17,6 +18,10 @@ case $count in
 '' | *[!0-9]*) die "bad FUZZ_COUNT '$count' (expected a number of images)" ;;
 esac
 [ "$count" -gt 0 ] || die "bad FUZZ_COUNT '$count' (expected 1 or more)"
+seed=${FUZZ_SEED:-}
+case $seed in
+*[!0-9]*) die "bad FUZZ_SEED '$seed' (expected a number)" ;;
+esac
 kernels=${KERNELS:-baseline patched}
 timeout=${BOOT_TIMEOUT:-$((count + 300))}
 
@@ -28,11 +33,11 @@ for f in "$TOOLS/affs-fuzz" "$TOOLS/mkfs.affs" "$TOOLS/verdict" \
 	need_file "$f" "run 'make tools guest initramfs' first"
 done
 
-echo "== affs fuzz: $count images per kernel, kernels: $kernels, timeout ${timeout}s"
+echo "== affs fuzz: $count images per kernel, seed ${seed:-from the profile}, kernels: $kernels, timeout ${timeout}s"
 status=0
 summary=
 for k in $kernels; do
-	AFFS_FUZZ_COUNT=$count BOOT_TIMEOUT=$timeout \
+	AFFS_FUZZ_COUNT=$count AFFS_FUZZ_SEED=$seed BOOT_TIMEOUT=$timeout \
 		"$TOP/scripts/boot.sh" "$k" affs-fuzz || status=1
 	run="$RESULTS/$k/affs-fuzz"
 	v=$(kv "$run/verdict" verdict)
@@ -49,12 +54,12 @@ for k in $kernels; do
           reason: ${reason:-no verdict}"
 		if [ -n "$last" ]; then
 			desc=$(sed -n "s/^$last //p" "$run/fuzz.img.index" 2>/dev/null)
-			seed=$(sed -n 's/^# BKLFUZZ1 .* seed=\([0-9]*\)$/\1/p' "$run/fuzz.img.index" 2>/dev/null)
+			made_seed=$(sed -n 's/^# BKLFUZZ1 .* seed=\([0-9]*\)$/\1/p' "$run/fuzz.img.index" 2>/dev/null)
 			# The guest wrote to the images it mounted read-write:
 			# regenerate the image as it was before the walk.
 			line="$line
           last image started: $last ($desc)
-          regenerate it: $TOOLS/affs-fuzz x.img 0 $((last + 1)) $seed && $TOOLS/affs-fuzz --extract x.img $last $last.adf"
+          regenerate it: $TOOLS/affs-fuzz x.img 0 $((last + 1)) $made_seed && $TOOLS/affs-fuzz --extract x.img $last $last.adf"
 		fi
 		line="$line
           console: $run/console.log"

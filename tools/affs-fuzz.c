@@ -56,7 +56,8 @@
  * O is a multiple of 1 MiB. Blocks of zeros are left as holes, so the file
  * is sparse. MIB is the volume size in MiB, 1 to 16; 0 means 1. The
  * environment variable AFFS_FUZZ_COUNT, when set, replaces COUNT (that is
- * how 'make fuzz-affs' asks for 1000 and more). COUNT is 1 to 100000.
+ * how 'make fuzz-affs' asks for 1000 and more), and AFFS_FUZZ_SEED replaces
+ * SEED (make fuzz-affs FUZZ_SEED=N). COUNT is 1 to 100000.
  * Nothing is printed on stdout; IMAGE.index gets a "# ..." line with the
  * header values and then the same line per image as the header region,
  * so a crash in image N can be mapped to its mutations; --extract writes
@@ -73,7 +74,7 @@
  * ending in "..." stands for any word it begins), or the run fails: a
  * recipe names the image it was written for. The header says seed=0 and
  * " recipes" after it; each description line ends in "(NAME: seed SEED
- * image N)". AFFS_FUZZ_COUNT does not apply. A relative RECIPES is looked
+ * image N)". AFFS_FUZZ_COUNT and AFFS_FUZZ_SEED do not apply. A relative RECIPES is looked
  * up in the current directory, then under $TOP, then under the directory
  * two levels above the program (build/tools/../../, the repository), as
  * the boot runner calls the maker in the boot's results directory.
@@ -1352,9 +1353,11 @@ int main(int argc, char **argv)
 	count = parse_num(argv[3], "count", MAX_COUNT);
 	seed = parse_num(argv[4], "seed", ULLONG_MAX);
 	env = getenv("AFFS_FUZZ_COUNT");
-	if (env && *env) {
+	if (env && *env)
 		count = parse_num(env, "AFFS_FUZZ_COUNT", MAX_COUNT);
-	}
+	env = getenv("AFFS_FUZZ_SEED");
+	if (env && *env)
+		seed = parse_num(env, "AFFS_FUZZ_SEED", ULLONG_MAX);
 	if (!count)
 		usage_error("bad count '0' (expected 1 to %d)", MAX_COUNT);
 	jobs = xmalloc((size_t)count * sizeof(*jobs));

@@ -8,6 +8,7 @@
 #     image (flavours in turn, at least one mutation);
 #   - --extract N gives back image N byte for byte;
 #   - AFFS_FUZZ_COUNT replaces COUNT, and the images it keeps are the same;
+#   - AFFS_FUZZ_SEED replaces SEED;
 #   - a failing mkfs.affs (the sibling of the binary) fails the run, with
 #     its message, and leaves no image behind;
 #   - bad arguments exit 2 with one error line and the usage;
@@ -30,7 +31,7 @@ rm -rf "$w" && mkdir -p "$w/a" "$w/b" "$w/c" "$w/fake" ||
 	ktap_bail "build the tools first: make tools"
 MIB=1048576
 
-ktap_plan 19
+ktap_plan 20
 
 (cd "$w/a" && "$fuzz" fuzz.img 0 12 7) >"$w/out" 2>"$w/err"
 rc=$?
@@ -115,6 +116,18 @@ for i in 0 1 2; do
 done
 ktap_ok $ok "AFFS_FUZZ_COUNT=3 replaces the count, same images" ||
 	ktap_diag "$(cat "$w/err")"
+
+rm -rf "$w/s" && mkdir "$w/s"
+(cd "$w/s" && AFFS_FUZZ_SEED=7 "$fuzz" fuzz.img 0 3 1) 2>"$w/err"
+ok=$?
+head -n 1 "$w/s/fuzz.img" | grep -q '^BKLFUZZ1 count=3 .* seed=7$' || ok=1
+for i in 0 1 2; do
+	"$fuzz" --extract "$w/s/fuzz.img" $i "$w/y" &&
+		"$fuzz" --extract "$w/a/fuzz.img" $i "$w/x" &&
+		cmp -s "$w/x" "$w/y" || ok=1
+done
+ktap_ok $ok "AFFS_FUZZ_SEED=7 replaces the seed, same images as seed 7" ||
+	ktap_diag "$(cat "$w/err"; head -c 80 "$w/s/fuzz.img")"
 
 # A copy of the binary whose sibling mkfs.affs fails.
 cp "$fuzz" "$w/fake/affs-fuzz"
