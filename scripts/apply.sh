@@ -24,12 +24,6 @@ if [ ! -f "$base/Makefile" ]; then
 	cp -al "$PRISTINE" "$base" || die "cannot copy the pristine tree"
 fi
 
-# series_patches SERIES: the patch files of one series, in order.
-series_patches() {
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' \
-		"$TOP/patches/$1/series"
-}
-
 # The fingerprint names exactly what the patched tree holds.
 fingerprint=$(for s in $order; do
 	case " $* " in *" $s "*) ;; *) continue ;; esac

@@ -15,9 +15,7 @@ obj="$KTREES/$variant/obj"
 log="$KTREES/$variant/build.log"
 need_file "$obj/.config" "run 'make config' first"
 
-export CCACHE_BASEDIR="$KTREES" CCACHE_NOHASHDIR=1
-export KBUILD_BUILD_TIMESTAMP="2010-09-20" KBUILD_BUILD_USER=bklfree
-export KBUILD_BUILD_HOST=lab
+lab_kbuild_env "$KTREES"
 start=$(now)
 mods=
 grep -qx 'CONFIG_MODULES=y' "$obj/.config" && mods=modules

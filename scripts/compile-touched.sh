@@ -31,15 +31,13 @@ mkdir -p "$obj" "$RESULTS"
 files=$(for s in "$@"; do
 	f="$TOP/patches/$s/series"
 	need_file "$f" "no series 'patches/$s'"
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$f" | while read -r p; do
+	series_patches "$s" | while read -r p; do
 		sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$TOP/patches/$s/$p"
 	done
 done | sort -u)
 [ -n "$files" ] || die "the series '$*' touch no .c file"
 
-export CCACHE_BASEDIR="$KTREES" CCACHE_NOHASHDIR=1
-export KBUILD_BUILD_TIMESTAMP="2010-09-20" KBUILD_BUILD_USER=bklfree
-export KBUILD_BUILD_HOST=lab
+lab_kbuild_env "$KTREES"
 kmake() { make -C "$src" O="$obj" CC="ccache gcc" "$@"; }
 
 # allmod_objects SRC OBJ LOG FILE...: prepare an allmodconfig build of SRC

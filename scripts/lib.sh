@@ -114,6 +114,25 @@ json_str() {
 		awk 'BEGIN { printf "\"" } NR > 1 { printf "\\n" } { printf "%s", $0 } END { printf "\"" }'
 }
 
+# series_file FILE: the patch names of a quilt series file, in order
+# (comments and blank lines dropped). series_patches SERIES: those of
+# patches/SERIES/series.
+series_file() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1"
+}
+series_patches() {
+	series_file "$TOP/patches/$1/series"
+}
+
+# lab_kbuild_env BASEDIR: export what every kernel build here shares: ccache
+# paths relative to BASEDIR (so trees side by side share objects) and a
+# fixed build identity (so the same source gives the same objects).
+lab_kbuild_env() {
+	export CCACHE_BASEDIR="$1" CCACHE_NOHASHDIR=1
+	export KBUILD_BUILD_TIMESTAMP="2010-09-20" KBUILD_BUILD_USER=bklfree
+	export KBUILD_BUILD_HOST=lab
+}
+
 # kv FILE KEY: the value of KEY in a key=value file.
 kv() {
 	sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1

@@ -37,14 +37,13 @@ mkdir -p "$work" "$new_obj"
 # The proof tree: hard links to the pristine files; patch(1) replaces the
 # files it changes, so the pristine tree stays untouched.
 cp -al "$PRISTINE" "$new_src" || die "cannot copy the pristine tree to '$new_src'"
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/patches/staging-move/series" | while read -r p; do
+series_patches staging-move | while read -r p; do
 	patch -d "$new_src" -p1 -N -s --no-backup-if-mismatch -i "$TOP/patches/staging-move/$p" \
 		>"$work/apply.log" 2>&1 || die "patches/staging-move/$p does not apply to the pristine tree; log: $work/apply.log"
 done || exit 1
 
 # kmake ARGS: the baseline's compiler and flags, from the baseline's config.
-export CCACHE_BASEDIR="$BUILD" CCACHE_NOHASHDIR=1
-export KBUILD_BUILD_TIMESTAMP="2010-09-20" KBUILD_BUILD_USER=bklfree KBUILD_BUILD_HOST=lab
+lab_kbuild_env "$BUILD"
 kmake() { make -C "$new_src" O="$new_obj" CC="ccache gcc" "$@"; }
 cmp -s "$base/.config" "$new_obj/.config" 2>/dev/null || cp "$base/.config" "$new_obj/.config"
 kmake olddefconfig >"$work/build.log" 2>&1 &&

@@ -106,7 +106,7 @@ g init -q && g add -A && g commit -q -m "pristine 6.1 files" ||
 	die "cannot make the scratch repository '$work'"
 
 n=0
-sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$dir/series" | while read -r p; do
+series_file "$dir/series" | while read -r p; do
 	n=$((n + 1))
 	mv=$(move_of "$p")
 	if [ -n "$mv" ]; then
