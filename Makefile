@@ -20,10 +20,14 @@ KERNELS ?= baseline patched
 PROFILES ?= $(sort $(basename $(notdir $(wildcard qemu-devices/*.profile))))
 export SERIES KERNELS PROFILES
 
-HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2
+HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -Itools
 GUEST_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -s -Itests/guest
 
-HOST_TOOLS := $(patsubst tools/%.c,$(BUILD)/tools/%,$(wildcard tools/*.c))
+# Host tools live by job in tools/<group>/ (lab, affs); every binary lands
+# flat in build/tools/<name>, which profiles and scripts call by name.
+TOOL_GROUPS := lab affs
+HOST_TOOLS := $(foreach g,$(TOOL_GROUPS),\
+	$(patsubst tools/$(g)/%.c,$(BUILD)/tools/%,$(wildcard tools/$(g)/*.c)))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	$(wildcard tests/guest/*/*.c))
 
@@ -36,11 +40,18 @@ all: deps
 	@$(MAKE) --no-print-directory report
 
 deps:
-	@scripts/deps.sh
+	@scripts/lab/deps.sh
 
 tools: $(HOST_TOOLS)
 
-$(BUILD)/tools/%: tools/%.c tools/affs.h tools/usage.h tests/guest/pattern.h tests/guest/affs/tree.h
+TOOL_HEADERS := tools/usage.h $(wildcard tools/*/*.h) tests/guest/pattern.h \
+	tests/guest/affs/tree.h
+
+$(BUILD)/tools/%: tools/lab/%.c $(TOOL_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+$(BUILD)/tools/%: tools/affs/%.c $(TOOL_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
@@ -53,52 +64,52 @@ $(BUILD)/guest/tests/%: tests/guest/%.c $(GUEST_HEADERS)
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
 
 tree:
-	@scripts/tree.sh
+	@scripts/lab/tree.sh
 
 apply: tree
-	@scripts/apply.sh $(SERIES)
+	@scripts/lab/apply.sh $(SERIES)
 
 config: apply tools
-	@for k in $(KERNELS); do scripts/config.sh $$k || exit 1; done
+	@for k in $(KERNELS); do scripts/lab/config.sh $$k || exit 1; done
 
 build: config
-	@for k in $(KERNELS); do scripts/build-kernel.sh $$k || exit 1; done
+	@for k in $(KERNELS); do scripts/lab/build-kernel.sh $$k || exit 1; done
 
 initramfs: tree guest
-	@scripts/initramfs.sh
+	@scripts/lab/initramfs.sh
 
 boot: build initramfs
-	@scripts/matrix.sh
+	@scripts/lab/matrix.sh
 
 report: tools
-	@scripts/report.sh
+	@scripts/lab/report.sh
 
 llseek-report: deps tree
-	@scripts/llseek-report.sh
+	@scripts/llseek/llseek-report.sh
 
 regen: deps tree
-	@scripts/llseek-regen.sh
+	@scripts/llseek/llseek-regen.sh
 
 staging-report: apply tools
-	@scripts/staging-report.sh
+	@scripts/staging/staging-report.sh
 
 # Rewrites patches/staging-move/*.patch from the pristine tree (a git mv per
 # pure move, git am for the rest); CHECK=1 only compares.
 staging-move-regen: tree
-	@scripts/staging-move-regen.sh $(if $(CHECK),--check)
+	@scripts/staging/staging-move-regen.sh $(if $(CHECK),--check)
 
 # Corrupted AFFS images on the built kernels: FUZZ_COUNT (1000) images per
-# kernel, seed FUZZ_SEED (else the profile's); see scripts/fuzz-affs.sh.
+# kernel, seed FUZZ_SEED (else the profile's); see scripts/affs/fuzz-affs.sh.
 fuzz-affs: tools guest initramfs
-	@scripts/fuzz-affs.sh
+	@scripts/affs/fuzz-affs.sh
 
 check: deps
 	@$(MAKE) --no-print-directory tools guest
-	@scripts/check.sh
+	@scripts/lab/check.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory build initramfs
-	@scripts/bench.sh
+	@scripts/lab/bench.sh
 
 clean:
 	rm -rf $(RESULTS) $(BUILD)/guest $(BUILD)/tools $(BUILD)/kernel

@@ -1,4 +1,4 @@
-# The affs crash recipes as a regression test: tools/affs-fuzz writes the
+# The affs crash recipes as a regression test: tools/affs/affs-fuzz writes the
 # images of tests/data/affs-crash/recipes (the bugs the affs-fuzz profile
 # found, patches/drivers/0003-0007) and affs/fuzz-walk walks them as in
 # affs-fuzz. Pristine 6.1 shows a lockdep report, a WARNING and an oops,

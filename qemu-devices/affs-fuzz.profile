@@ -1,4 +1,4 @@
-# Corrupted AFFS images: tools/affs-fuzz writes COUNT mutated copies of a
+# Corrupted AFFS images: tools/affs/affs-fuzz writes COUNT mutated copies of a
 # small populated volume (bitmap, root block, hash chains, extension blocks,
 # checksums, loops in chains) one after another into fuzz.img; the guest
 # loop-mounts each at its offset and walks it. Any oops, BUG, WARNING,

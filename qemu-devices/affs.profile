@@ -1,12 +1,12 @@
 # Amiga FFS (fs/affs, drivers/staging/affs after the staging move) on real
-# images made by tools/affs-image (tools/mkfs.affs filled with the content of
+# images made by tools/affs/affs-image (tools/affs/mkfs.affs filled with the content of
 # tests/guest/affs/tree.h): a plain FFS volume and an FFS volume with
 # directory cache on virtio-blk, an OFS international volume on usb-storage.
 # affs/readback mounts each read-only and compares every entry with tree.h;
 # affs/modify writes, renames, deletes, truncates, links, fsyncs and runs a
 # verify job on the FFS and OFS volumes, remounts and checks the result, and
 # sees the dircache volume mounted read-only (fs/affs never writes DOS\4 or
-# DOS\5). The host checks all three images with tools/fsck.affs after the
+# DOS\5). The host checks all three images with tools/affs/fsck.affs after the
 # boot.
 description=AFFS images on virtio-blk (FFS; FFS dircache) and usb-storage (OFS intl)
 image=ffs.img 16 affs-image ffs

@@ -4,7 +4,7 @@
 /// for arrays) with its llseek, its open function and whether that open
 /// makes the file unseekable, whether read, write, read_iter and write_iter
 /// use the file position, whether it is a seq_file, a class and the action
-/// the class proposes. scripts/llseek-report.sh adds the header, sorts the
+/// the class proposes. scripts/llseek/llseek-report.sh adds the header, sorts the
 /// rows and counts the classes; coccinelle/llseek/README.md lists the
 /// columns and the classes.
 ///

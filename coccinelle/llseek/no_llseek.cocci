@@ -5,7 +5,7 @@
 /// and a member left out of an initialiser is NULL too, so the line can go
 /// without any change in behaviour: do_dentry_open() clears FMODE_LSEEK for
 /// a NULL ->llseek and vfs_llseek() then fails with ESPIPE, exactly as
-/// before.  This is the rule scripts/llseek-regen.sh applies to make the
+/// before.  This is the rule scripts/llseek/llseek-regen.sh applies to make the
 /// patches/core removal series.  Initialisers inside a #define body are out
 /// of Coccinelle's reach; the generator removes those lines by text and
 /// says so.

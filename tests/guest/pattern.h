@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pattern.h - the disk image pattern, shared by the host tool that writes
- * the images (tools/mkpattern.c) and the guest tests that read them back.
+ * the images (tools/lab/mkpattern.c) and the guest tests that read them back.
  * Sector N starts with the tag "bklfree lba N\n" and is filled with bytes
  * that depend on N, so a misplaced, short or stale read is seen at once.
  */

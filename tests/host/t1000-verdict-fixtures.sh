@@ -1,5 +1,5 @@
 #!/bin/sh
-# t1000-verdict-fixtures: tools/verdict on captured-style console logs.
+# t1000-verdict-fixtures: tools/lab/verdict on captured-style console logs.
 #
 # Each tests/host/fixtures/verdict/NAME.out is one case: verdict reads
 # NAME.log, with the extra arguments in NAME.args if that file exists, and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/lseek-diff.sh: a record that differs between the baseline and
+# scripts/lab/lseek-diff.sh: a record that differs between the baseline and
 # patched boots fails unless an applied series lists it in its
 # expected-lseek-changes; a listed change that did not happen fails too.
 . "$TOP/tests/host/ktap.sh"
@@ -15,7 +15,7 @@ rec() { printf '%s\n' "$*" | tr ' ' "$tab"; }
 	>"$w/results/baseline/p/lseek.tsv"
 diffcmd() {
 	TOP="$w/top" BUILD="$w/build" RESULTS="$w/results" \
-		sh "$TOP/scripts/lseek-diff.sh" p
+		sh "$TOP/scripts/lab/lseek-diff.sh" p
 }
 
 cp "$w/results/baseline/p/lseek.tsv" "$w/results/patched/p/lseek.tsv"

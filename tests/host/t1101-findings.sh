@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/failed-cases.sh and scripts/findings.sh: the failing cases of a
+# scripts/lab/failed-cases.sh and scripts/lab/findings.sh: the failing cases of a
 # boot's KTAP are attributed to their top-level test, and a series'
 # recorded finding counts only while its fixing patch is applied.
 . "$TOP/tests/host/ktap.sh"
@@ -22,13 +22,13 @@ not ok 1 area/one # exit status 1
 ok 2 area/two
 not ok 3 area/three # missing /tests/area/three in the initramfs
 EOT
-got=$(sh "$TOP/scripts/failed-cases.sh" "$w/ktap.txt" | tr '\n' ' ')
+got=$(sh "$TOP/scripts/lab/failed-cases.sh" "$w/ktap.txt" | tr '\n' ' ')
 [ "$got" = "area/one:2 area/three:- " ]
 ktap_ok $? "failing cases are named by test and case number" || ktap_diag "got: $got"
 
 printf 'p\tarea/one\t2,5\t0001-fix.patch\n' >"$w/top/patches/drivers/findings"
 findings() {
-	TOP="$w/top" BUILD="$w/build" sh "$TOP/scripts/findings.sh" "$1" | tr '\n' ' '
+	TOP="$w/top" BUILD="$w/build" sh "$TOP/scripts/lab/findings.sh" "$1" | tr '\n' ' '
 }
 echo drivers/0001-fix.patch >"$w/build/kernel/patched/applied"
 [ "$(findings p)" = "area/one:2 area/one:5 " ]

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/apply.sh on a small stand-in tree: a good patch applies without
+# scripts/lab/apply.sh on a small stand-in tree: a good patch applies without
 # writing through the hard links into the pristine tree; a patch that does
 # not apply stops everything with one line naming series, patch file, file
 # and hunk, keeps the patch output in a log, and leaves no patched tree
@@ -39,7 +39,7 @@ EOT
 for s in staging-move drivers; do : >"$w/top/patches/$s/series"; done
 
 apply() {
-	TOP="$w/top" BUILD="$w/build" sh "$TOP/scripts/apply.sh" "$@"
+	TOP="$w/top" BUILD="$w/build" sh "$TOP/scripts/lab/apply.sh" "$@"
 }
 
 echo 0001-hello-good.patch >"$w/top/patches/core/series"

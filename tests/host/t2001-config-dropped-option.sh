@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/config.sh on the real 6.1 tree: a profile asking for an option
+# scripts/lab/config.sh on the real 6.1 tree: a profile asking for an option
 # whose dependencies nobody enables must stop with an error naming the
 # option and the profile it came from; the same profile with the
 # dependencies added is accepted.
@@ -23,7 +23,7 @@ kconfig=CONFIG_VIDEO_VIVID=y
 EOT
 
 config() {
-	TOP="$w/top" BUILD="$w/build" TOOLS="$TOOLS" sh "$TOP/scripts/config.sh" baseline
+	TOP="$w/top" BUILD="$w/build" TOOLS="$TOOLS" sh "$TOP/scripts/lab/config.sh" baseline
 }
 
 config >/dev/null 2>"$w/err"

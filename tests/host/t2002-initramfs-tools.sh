@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/initramfs.sh copies the Debian programs profiles name with tool=
+# scripts/lab/initramfs.sh copies the Debian programs profiles name with tool=
 # into the initramfs at their host paths, with every shared library and
 # the loader ldd lists; a tool that is not installed is refused by name.
 . "$TOP/tests/host/ktap.sh"
@@ -18,7 +18,7 @@ printf 'description=x\ntests=core/chardev\ntimeout=5\ntool=%s\n' "$tool" \
 	>"$w/top/qemu-devices/t.profile"
 
 mk() {
-	TOP="$w/top" BUILD="$w/build" TOOLS="$TOOLS" sh "$TOP/scripts/initramfs.sh"
+	TOP="$w/top" BUILD="$w/build" TOOLS="$TOOLS" sh "$TOP/scripts/lab/initramfs.sh"
 }
 
 mk >"$w/out" 2>&1

@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/boot.sh on bad input, with the real baseline kernel: an unknown
+# scripts/lab/boot.sh on bad input, with the real baseline kernel: an unknown
 # or malformed profile and a missing QEMU are refused with one clear line;
 # a guest that never finishes is killed at its timeout and reported as a
 # hang with its console kept; a guest that panics is reported as a panic.
@@ -32,7 +32,7 @@ printf 'description=x\ntests=core/chardev\ntimeout=5\nqemu_args=-device edu\n' \
 	>"$w/top/qemu-devices/broken.profile"
 
 boot() {
-	TOP="$w/top" RESULTS="$w/results" sh "$TOP/scripts/boot.sh" baseline "$@"
+	TOP="$w/top" RESULTS="$w/results" sh "$TOP/scripts/lab/boot.sh" baseline "$@"
 }
 
 boot no-such-profile >/dev/null 2>"$w/err"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The no_llseek removal series of patches/core is exactly what
-# scripts/llseek-regen.sh makes from the pristine tree (nobody hand-edits
+# scripts/llseek/llseek-regen.sh makes from the pristine tree (nobody hand-edits
 # a generated patch, and the generator is deterministic), and it holds:
 # every patch applies alone to the pristine tree, the series applies in
 # order and leaves no no_llseek outside Documentation, and checkpatch
@@ -55,7 +55,7 @@ compare() {
 regen="$TMPDIR/regen"
 rm -rf "$regen"
 mkdir -p "$regen"
-BUILD="$BUILD" sh "$TOP/scripts/llseek-regen.sh" "$regen" >"$TMPDIR/regen.log" 2>&1
+BUILD="$BUILD" sh "$TOP/scripts/llseek/llseek-regen.sh" "$regen" >"$TMPDIR/regen.log" 2>&1
 ktap_ok $? "llseek-regen.sh regenerates the series into TMPDIR" ||
 	ktap_diag "$(tail -n 5 "$TMPDIR/regen.log")"
 

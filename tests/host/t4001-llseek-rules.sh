@@ -5,7 +5,7 @@
 # "spatch -D patch", <name>.report the sorted "spatch -D report" output.
 # A mismatch keeps the output as TMPDIR/<name>.bad and prints the diff
 # head. A deliberately wrong expectation must be caught. Then
-# scripts/llseek-report.sh runs on the test inputs as a small tree: its
+# scripts/llseek/llseek-report.sh runs on the test inputs as a small tree: its
 # rows must be the rule's own, and its cross-check (the independent
 # regular expression, with the #define and #if 0 initialisers it finds)
 # must match tests/host/fixtures/llseek/crosscheck.tsv.
@@ -70,7 +70,7 @@ rm -f "$TMPDIR/wrong.bad"
 out="$TMPDIR/report"
 rm -rf "$out"
 LLSEEK_TREE=$dir LLSEEK_OUT=$out BUILD="$TMPDIR/build" \
-	sh "$TOP/scripts/llseek-report.sh" >"$TMPDIR/report.log" 2>&1
+	sh "$TOP/scripts/llseek/llseek-report.sh" >"$TMPDIR/report.log" 2>&1
 ktap_ok $? "llseek-report.sh on the test inputs accounts for every initialiser" ||
 	ktap_diag "$(tail -n 5 "$TMPDIR/report.log")"
 

@@ -9,7 +9,7 @@
 # (or sets no llseek at all) and every kept one still reads
 # default_llseek; checkpatch --strict is clean but for UNKNOWN_COMMIT_ID;
 # the section's records in expected-lseek-changes are accepted by
-# scripts/lseek-diff.sh against console-style (CR LF) records. The checks
+# scripts/lab/lseek-diff.sh against console-style (CR LF) records. The checks
 # must catch a dropped decision and an unconverted initialiser.
 . "$TOP/tests/host/ktap.sh"
 : "${BUILD:=$TOP/build}"
@@ -162,8 +162,8 @@ sect=$(awk '/^# default_llseek conversions/ { on = 1; next }
 lab="$TMPDIR/lab"
 rm -rf "$lab"
 mkdir -p "$lab/results/baseline/p" "$lab/results/patched/p" \
-	"$lab/build/kernel/patched" "$lab/top/patches/core" "$lab/top/scripts"
-cp "$TOP/scripts/lseek-diff.sh" "$TOP/scripts/lib.sh" "$lab/top/scripts/"
+	"$lab/build/kernel/patched" "$lab/top/patches/core" "$lab/top/scripts/lab"
+cp "$TOP/scripts/lab/lseek-diff.sh" "$TOP/scripts/lab/lib.sh" "$lab/top/scripts/lab/"
 printf '%s\n' "$sect" | grep -v '^$' >"$lab/top/patches/core/expected-lseek-changes"
 echo "core/0203-x.patch" >"$lab/build/kernel/patched/applied"
 printf '%s\n' "$sect" | awk 'BEGIN { FS = OFS = "\t" } NF == 6 { $6 = 4096; printf "%s\r\n", $0 }' \
@@ -171,7 +171,7 @@ printf '%s\n' "$sect" | awk 'BEGIN { FS = OFS = "\t" } NF == 6 { $6 = 4096; prin
 printf '%s\n' "$sect" | awk 'NF { printf "%s\r\n", $0 }' >"$lab/results/patched/p/lseek.tsv"
 n=$(printf '%s\n' "$sect" | grep -c .)
 got=$(TOP="$lab/top" BUILD="$lab/build" RESULTS="$lab/results" \
-	sh "$lab/top/scripts/lseek-diff.sh" p 2>&1)
+	sh "$lab/top/scripts/lab/lseek-diff.sh" p 2>&1)
 [ "$n" -gt 0 ] && [ "$got" = "$n expected change(s), nothing else differs" ]
 ktap_ok $? "lseek-diff.sh accepts the $n record(s) of the section as expected changes" ||
 	ktap_diag "$got"

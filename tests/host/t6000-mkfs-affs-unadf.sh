@@ -1,5 +1,5 @@
 #!/bin/sh
-# t6000-mkfs-affs-unadf: volumes made by tools/mkfs.affs read back by an
+# t6000-mkfs-affs-unadf: volumes made by tools/affs/mkfs.affs read back by an
 # independent reader, Debian's unadf (ADFlib 0.7.11a). For each flavour,
 # OFS and FFS, each plain, international (-i) and with directory cache
 # (-d), the fixture tree of affs.sh is copied onto a 2M volume and

@@ -1,6 +1,6 @@
 #!/bin/sh
-# t6002-fsck-affs: tools/fsck.affs passes clean volumes and names each
-# seeded corruption. Volumes come from tools/affs-image (tests/guest/affs/
+# t6002-fsck-affs: tools/affs/fsck.affs passes clean volumes and names each
+# seeded corruption. Volumes come from tools/affs/affs-image (tests/guest/affs/
 # tree.h: nested directories, 100 entries in one directory, files with
 # extension blocks, a soft and a hard link). Then:
 #   - every flavour (OFS and FFS, plain, international, directory cache)

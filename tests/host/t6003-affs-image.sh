@@ -2,12 +2,12 @@
 # t6003-affs-image: the affs profile's images hold exactly tests/guest/
 # affs/tree.h. For each flavour the profile and its neighbours use (OFS
 # and FFS, plain, international, directory cache; 4 MiB and the profile's
-# 16 MiB FFS), tools/affs-image makes the volume and
+# 16 MiB FFS), tools/affs/affs-image makes the volume and
 #   - Debian's unadf (an independent reader) extracts every directory and
 #     file with the bytes of "affs-image --tree" (the same table written
 #     to a host directory; unadf shows no links, the guest tests read
 #     those);
-#   - tools/fsck.affs finds it clean;
+#   - tools/affs/fsck.affs finds it clean;
 #   - a second run gives the same bytes (fixed dates, no randomness).
 # Then bad command lines exit 2 with the usage line and leave no image.
 . "$TOP/tests/host/ktap.sh"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# t6004-affs-fuzz: tools/affs-fuzz, the generator of the affs-fuzz profile.
+# t6004-affs-fuzz: tools/affs/affs-fuzz, the generator of the affs-fuzz profile.
 #   - the same seed gives the same image and index, byte for byte; another
 #     seed gives other bytes;
 #   - the BKLFUZZ1 header holds count, stride, size and offset, the file is

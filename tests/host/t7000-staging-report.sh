@@ -1,5 +1,5 @@
 #!/bin/sh
-# scripts/staging-report.sh on a small fake tree: lines of code, the facts
+# scripts/staging/staging-report.sh on a small fake tree: lines of code, the facts
 # file (since, upstream fate, a recorded driver no longer in the tree), TODO
 # items, the profile that enables a driver's symbol and its last verdict,
 # in the text report and in results/staging-report.json.
@@ -49,7 +49,7 @@ EOT
 printf 'verdict=fail\nreason=x\n' >"$w/results/patched/p/verdict"
 
 TOP="$w/top" BUILD="$w/build" RESULTS="$w/results" TOOLS="$TOOLS" \
-	sh "$TOP/scripts/staging-report.sh" >"$w/out" 2>"$w/err"
+	sh "$TOP/scripts/staging/staging-report.sh" >"$w/out" 2>"$w/err"
 ktap_ok $? "the report runs" || ktap_diag "$(cat "$w/err")"
 
 cat >"$w/expected" <<'EOT'

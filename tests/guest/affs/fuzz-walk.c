@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * affs/fuzz-walk: mount and walk every corrupted AFFS volume of the fuzz
- * disk (serial bklfree-fuzz, written by tools/affs-fuzz: a header region,
+ * disk (serial bklfree-fuzz, written by tools/affs/affs-fuzz: a header region,
  * "BKLFUZZ1 count=C stride=S size=Z offset=O seed=E" and one description
  * line per image, then the images at O + N * S).
  *

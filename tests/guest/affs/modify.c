@@ -2,7 +2,7 @@
 /*
  * modify - change the affs profile's read-write volumes through the VFS,
  * remount them and check the result exactly; the host then checks the
- * images block by block with tools/fsck.affs (the profile's hostcheck=).
+ * images block by block with tools/affs/fsck.affs (the profile's hostcheck=).
  *
  * Runs after affs/readback, on the FFS (virtio-blk) and the OFS
  * international (usb-storage) volume of volume.h, each from the tree.h

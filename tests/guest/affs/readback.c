@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * readback - mount the affs profile's volumes (tools/affs-image, content
+ * readback - mount the affs profile's volumes (tools/affs/affs-image, content
  * from tree.h) read-only and compare every entry with the table.
  *
  * The disks are found by serial (bklfree.disks=, disks.h): an FFS volume on

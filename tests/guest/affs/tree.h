@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tree.h - the content of the affs profile's volumes, shared by the host
- * tool that makes them (tools/affs-image.c, through tools/mkfs.affs -r) and
+ * tool that makes them (tools/affs/affs-image.c, through tools/affs/mkfs.affs -r) and
  * the guest tests that read them back (tests/guest/affs/readback.c,
  * modify.c). No data is shipped: a file's bytes come from its seed.
  *

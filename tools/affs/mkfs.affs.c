@@ -19,7 +19,7 @@
  * 1 on an error, 2 on a usage error.
  *
  * The on-disk format, and where its description comes from, is in the
- * header comment of tools/affs.h.
+ * header comment of tools/affs/affs.h.
  *
  * The volume dates are the current time, or SOURCE_DATE_EPOCH when set;
  * each entry gets its host modification time.

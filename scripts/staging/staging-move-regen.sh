@@ -16,9 +16,9 @@
 # from the tracked one.
 #
 # The series touches no file that patches/core changes, so the copies come
-# from the pristine tree; scripts/apply.sh proves the order core then
+# from the pristine tree; scripts/lab/apply.sh proves the order core then
 # staging-move on every "make apply".
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lab/lib.sh"
 need_tree
 
 check=

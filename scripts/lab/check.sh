@@ -3,7 +3,7 @@
 #   1. host tests: each tests/host/tNNNN-*.sh prints KTAP; every top-level
 #      case counts (a skip is counted as skipped, never as passed)
 #   2. allmodconfig single-object builds of the files the series touch
-#      (scripts/compile-touched.sh), one case per compiled file
+#      (scripts/lab/compile-touched.sh), one case per compiled file
 #   3. the boot matrix: both kernels are built and every profile is booted
 #      on both; each boot counts, and only a "pass" verdict passes, except
 #      a baseline boot with a recorded finding (patches/*/findings),
@@ -38,7 +38,7 @@ make -C "$TOP" --no-print-directory build initramfs KERNELS="baseline patched" |
 echo "== llseek report"
 # The llseek decision tests (t4002, t4003) read results/llseek/report.tsv;
 # a fresh clone has none, so make it here rather than let them skip.
-if "$TOP/scripts/llseek-report.sh" >"$logdir/llseek-report.log" 2>&1; then
+if "$TOP/scripts/llseek/llseek-report.sh" >"$logdir/llseek-report.log" 2>&1; then
 	count pass "llseek report: $(($(wc -l <"$RESULTS/llseek/report.tsv") - 1)) initialisers classified"
 else
 	count fail "llseek report" "see $logdir/llseek-report.log"
@@ -75,7 +75,7 @@ done
 echo "== touched files in allmodconfig"
 # Every .c file the series touch compiles in an allmodconfig build of the
 # patched tree; files no x86_64 config builds are listed, not counted.
-"$TOP/scripts/compile-touched.sh" >"$logdir/compile-touched.log" 2>&1
+"$TOP/scripts/lab/compile-touched.sh" >"$logdir/compile-touched.log" 2>&1
 if [ -s "$RESULTS/compile-touched.txt" ]; then
 	while read -r status file rest; do
 		case $status in
@@ -98,12 +98,12 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 			f="$RESULTS/$k/$p/verdict"
 			v=$(kv "$f" verdict)
 			known=
-			[ "$k" = baseline ] && known=$("$TOP/scripts/findings.sh" "$p")
+			[ "$k" = baseline ] && known=$("$TOP/scripts/lab/findings.sh" "$p")
 			if [ -n "$known" ]; then
 				# A finding: the baseline must fail in exactly the
 				# recorded cases, so the fix is proven both ways.
 				# What the baseline showed, in the findings' terms.
-				got=$({ "$TOP/scripts/failed-cases.sh" "${f%verdict}ktap.txt"
+				got=$({ "$TOP/scripts/lab/failed-cases.sh" "${f%verdict}ktap.txt"
 					[ "$(kv "$f" splats)" = 0 ] || echo splat
 					h=$(kv "$f" hostcheck)
 					[ -z "$h" ] || [ "$h" = pass ] || echo hostcheck
@@ -136,7 +136,7 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 				count fail "v4l2-compliance $p" "patched does worse or did not run (baseline: ${a:-none}; patched: ${b:-none})"
 			fi
 		fi
-		out=$("$TOP/scripts/lseek-diff.sh" "$p")
+		out=$("$TOP/scripts/lab/lseek-diff.sh" "$p")
 		rc=$?
 		if [ "$rc" = 0 ]; then
 			count pass "lseek ABI $p ($out)"
@@ -150,7 +150,7 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 			count fail "lseek ABI $p" "$out; details: $RESULTS/lseek-diff/$p.txt"
 		fi
 	done
-	"$TOP/scripts/report.sh" >"$logdir/report.txt" 2>&1
+	"$TOP/scripts/lab/report.sh" >"$logdir/report.txt" 2>&1
 else
 	count fail "build and boot" "make boot failed (see above)"
 fi

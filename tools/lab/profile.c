@@ -62,7 +62,7 @@ static int valid_name_char(int c)
 
 /*
  * "NAME SIZE-MIB [MAKER ARG...]": an image the runner creates in the run
- * directory, a test pattern (tools/mkpattern) unless a MAKER, a program
+ * directory, a test pattern (tools/lab/mkpattern) unless a MAKER, a program
  * under tools/, is named; a maker may size the image itself (SIZE-MIB 0).
  */
 static int valid_image(const char *v)

@@ -23,7 +23,7 @@
 # Prints one line per check, "ok ..." or "FAIL ...", with the reason, and a
 # summary; exit 0 when nothing failed, 1 otherwise, 2 when the baseline
 # kernel is not built.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lab/lib.sh"
 need_tree
 
 base="$KTREES/baseline/obj"

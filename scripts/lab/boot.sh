@@ -2,7 +2,7 @@
 # boot.sh KERNEL PROFILE: boot one profile on one kernel variant.
 # Everything lands in results/KERNEL/PROFILE/: console.log, qemu.stderr,
 # ktap.txt (the console without kernel lines), lseek.tsv (the lseek ABI
-# records), verdict (key=value from tools/verdict) and result.json.
+# records), verdict (key=value from tools/lab/verdict) and result.json.
 # A boot that outlives the profile's timeout is killed and reported as a
 # hang; its console is kept.
 . "$(dirname "$0")/lib.sh"

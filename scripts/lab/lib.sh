@@ -2,7 +2,7 @@
 # Every script is POSIX sh and is called from the Makefile with TOP, BUILD
 # and RESULTS in the environment.
 
-: "${TOP:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${BUILD:=$TOP/build}"
 : "${RESULTS:=$TOP/results}"
 : "${TOOLS:=$BUILD/tools}"

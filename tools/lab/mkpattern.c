@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../tests/guest/pattern.h"
+#include "../../tests/guest/pattern.h"
 
 int main(int argc, char **argv)
 {

@@ -110,7 +110,7 @@ if [ -n "$distro" ]; then
 fi
 
 t0=$(now)
-"$TOP/scripts/matrix.sh" >"$dir/matrix.log" 2>&1
+"$TOP/scripts/lab/matrix.sh" >"$dir/matrix.log" 2>&1
 matrix=$(elapsed "$t0")
 printf '%-44s %s\n' "whole matrix, $(echo $PROFILES | wc -w) profiles x 2 kernels" "$matrix"
 

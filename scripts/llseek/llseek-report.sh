@@ -22,8 +22,8 @@
 # a literal initialiser outside a #define that the report lacks.
 # LLSEEK_TREE (default build/pristine) and LLSEEK_OUT (default
 # results/llseek) let the host tests run it on a small tree.
-. "$(dirname "$0")/lib.sh"
-. "$TOP/scripts/llseek-lib.sh"
+. "$(dirname "$0")/../lab/lib.sh"
+. "$TOP/scripts/llseek/llseek-lib.sh"
 [ "$LLSEEK_TREE" != "$PRISTINE" ] || need_tree
 command -v spatch >/dev/null || die "spatch is missing: run 'make deps'"
 : "${LLSEEK_OUT:=$RESULTS/llseek}"

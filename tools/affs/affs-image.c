@@ -15,7 +15,7 @@
  * affs-image.XXXXXX) is removed whatever happens. Exit status: 0, 1 on an
  * error, 2 on a usage error.
  *
- * Called by scripts/boot.sh for the profile's "image=NAME MIB affs-image
+ * Called by scripts/lab/boot.sh for the profile's "image=NAME MIB affs-image
  * FLAVOUR" lines, in the run directory.
  */
 #define _XOPEN_SOURCE 700
@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "usage.h"
-#include "../tests/guest/affs/tree.h"
+#include "../../tests/guest/affs/tree.h"
 
 static const char usage[] =
 	"usage: affs-image IMAGE MIB ofs|ffs[,dircache][,intl]\n"

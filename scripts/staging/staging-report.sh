@@ -9,7 +9,7 @@
 #   each such profile's last verdict on the patched kernel.
 # Text on stdout and in results/staging-report.txt; JSON in
 # results/staging-report.json. README.md, "Staging report", explains it.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lab/lib.sh"
 
 staging="$KTREES/patched/src/drivers/staging"
 facts="$TOP/patches/staging-move/staging-drivers"

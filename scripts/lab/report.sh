@@ -42,7 +42,7 @@ change() {
 
 lseek_cell() {
 	if [ -f "$RESULTS/baseline/$1/verdict" ] && [ -f "$RESULTS/patched/$1/verdict" ]; then
-		"$TOP/scripts/lseek-diff.sh" "$1" >"$RESULTS/lseek-cell" 2>&1
+		"$TOP/scripts/lab/lseek-diff.sh" "$1" >"$RESULTS/lseek-cell" 2>&1
 		# A boot that panicked before the walk has no records.
 		if [ $? = 2 ] && grep -qx 'verdict=panic' "$RESULTS/baseline/$1/verdict" "$RESULTS/patched/$1/verdict"; then
 			echo "not compared (a boot panicked before the walk)"

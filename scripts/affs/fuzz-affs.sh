@@ -1,7 +1,7 @@
 #!/bin/sh
 # fuzz-affs.sh: the long AFFS corrupted-image fuzz ('make fuzz-affs').
 # Boots the affs-fuzz profile on each kernel of KERNELS (default: baseline
-# patched) with AFFS_FUZZ_COUNT=${FUZZ_COUNT:-1000} images (tools/affs-fuzz;
+# patched) with AFFS_FUZZ_COUNT=${FUZZ_COUNT:-1000} images (tools/affs/affs-fuzz;
 # the profile's seed unless FUZZ_SEED is set), and prints a summary: images
 # per kernel, the verdict, how many images were walked, the image of a
 # failure with its mutations (from fuzz.img.index) and where the console
@@ -11,7 +11,7 @@
 # make build first" otherwise). BOOT_TIMEOUT (seconds, default about one
 # second an image plus 300) replaces the profile's timeout for these boots.
 # Exit status 0 when every boot passed, 1 otherwise.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lab/lib.sh"
 
 count=${FUZZ_COUNT:-1000}
 case $count in
@@ -38,7 +38,7 @@ status=0
 summary=
 for k in $kernels; do
 	AFFS_FUZZ_COUNT=$count AFFS_FUZZ_SEED=$seed BOOT_TIMEOUT=$timeout \
-		"$TOP/scripts/boot.sh" "$k" affs-fuzz || status=1
+		"$TOP/scripts/lab/boot.sh" "$k" affs-fuzz || status=1
 	run="$RESULTS/$k/affs-fuzz"
 	v=$(kv "$run/verdict" verdict)
 	reason=$(kv "$run/verdict" reason)

@@ -11,7 +11,7 @@
  * 1 inconsistent, 2 on a usage or I/O error. At most MAX_REPORTS problem
  * lines are printed; the count in the summary is complete.
  *
- * Checked (format facts as in tools/affs.h's header comment):
+ * Checked (format facts as in tools/affs/affs.h's header comment):
  *  - boot block: "DOS", flags 0-5, its carry-add checksum, the root block
  *    number (unused by Linux; a mismatch is reported);
  *  - every other block met: its checksum (bitmap: word 0, others: word 5);

@@ -14,14 +14,14 @@ for k in $KERNELS; do
 done
 
 set -- $KERNELS
-"$TOP/scripts/accel.sh" "$KTREES/$1/bzImage" || exit 1
+"$TOP/scripts/lab/accel.sh" "$KTREES/$1/bzImage" || exit 1
 progress matrix "$(echo $KERNELS | wc -w) kernels x $(echo $PROFILES | wc -w) profiles, accel $(qemu_accel), 2 guests at a time"
 start=$(now)
 for p in $PROFILES; do
 	for k in $KERNELS; do
 		echo "$k $p"
 	done
-done | xargs -P 2 -n 2 "$TOP/scripts/boot.sh"
+done | xargs -P 2 -n 2 "$TOP/scripts/lab/boot.sh"
 rc=$?
 echo "$(elapsed "$start")" >"$RESULTS/matrix-wall"
 progress matrix "done in $(elapsed "$start") s"
