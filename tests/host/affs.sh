@@ -10,8 +10,7 @@
 #                    12:34:56 UTC; no data block is all zero.
 # affs_golden NAME FILE DESC
 #                    one KTAP case: FILE equals the golden file
-#                    fixtures/mkfs.affs/NAME; a mismatch leaves
-#                    $TMPDIR/NAME.bad and prints the diff head.
+#                    fixtures/mkfs.affs/NAME (ktap_golden).
 #
 # The tests run with TZ=UTC and LC_ALL=C so dates and sort order are fixed.
 TZ=UTC LC_ALL=C
@@ -34,13 +33,6 @@ affs_fixture() {
 }
 
 affs_golden() {
-	if cmp -s "$affs_golden_dir/$1" "$2"; then
-		ktap_ok 0 "$3"
-		return 0
-	fi
-	cp "$2" "$TMPDIR/$1.bad"
-	ktap_ok 1 "$3"
-	ktap_diag "$(diff -u "$affs_golden_dir/$1" "$TMPDIR/$1.bad" | head -n 20)"
-	ktap_diag "full diff: diff -u '$affs_golden_dir/$1' '$TMPDIR/$1.bad'"
-	return 1
+	ktap_golden "$1" "$affs_golden_dir/$1" "$2"
+	ktap_ok $? "$3"
 }

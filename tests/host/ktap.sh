@@ -17,6 +17,12 @@
 # ktap_bail REASON    the test cannot go on: print "Bail out! REASON", exit 1
 # ktap_done           exit 0 when every case passed and the plan was met,
 #                     1 otherwise
+# ktap_golden NAME EXPECTED ACTUAL
+#                     the one golden-file compare (fstests NNN.out, git
+#                     test_cmp): returns 0 when ACTUAL has EXPECTED's bytes;
+#                     else keeps ACTUAL as $TMPDIR/NAME.bad, prints the diff
+#                     head and the full-diff command, and returns 1. It
+#                     prints no result line: "ktap_golden ...; ktap_ok $? DESC"
 #
 # A description never holds a '#'.
 
@@ -52,6 +58,15 @@ ktap_diag() {
 ktap_bail() {
 	printf 'Bail out! %s\n' "$*"
 	exit 1
+}
+
+ktap_golden() {
+	cmp -s "$2" "$3" && return 0
+	_kg_bad=${TMPDIR:-/tmp}/$1.bad
+	[ "$3" = "$_kg_bad" ] || cp "$3" "$_kg_bad"
+	ktap_diag "$(diff -u "$2" "$_kg_bad" | head -n 20)"
+	ktap_diag "full diff: diff -u '$2' '$_kg_bad'"
+	return 1
 }
 
 ktap_done() {

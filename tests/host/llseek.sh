@@ -1,6 +1,8 @@
 # llseek.sh: shared by the t4000 llseek tests (the llseek blocks of
 # patches/core/series). Sourced after ktap.sh and after BUILD is set, never
-# run; sets pristine ($BUILD/pristine) and core ($TOP/patches/core):
+# run; sets pristine ($BUILD/pristine), core ($TOP/patches/core), decisions
+# (coccinelle/llseek/decisions.tsv), report ($RESULTS/llseek/report.tsv)
+# and tab:
 #
 # llseek_block HEADING
 #                    the patches of the series block that starts at HEADING
@@ -19,8 +21,47 @@
 # llseek_checkpatch PATCH...
 #                    one KTAP case: checkpatch --strict --no-tree finds
 #                    nothing in the PATCHes but UNKNOWN_COMMIT_ID
+# llseek_of TREE FILE NAME
+#                    the llseek value of each initialiser NAME in TREE/FILE
+#                    ("unset" when it sets none; nothing when there is
+#                    none); the brace may be on the next line
+# llseek_block_mismatch BLOCK OURS
+#                    what does not match between a block's patches (file
+#                    BLOCK, one a line) and its decision rows (file OURS,
+#                    decisions.tsv rows): a fix whose patch is not in the
+#                    block, a keep that names a patch, a decision neither
+#                    fix nor keep, a listed patch that is missing or that
+#                    no fix row names; one line each
+: "${RESULTS:=$TOP/results}"
 pristine="$BUILD/pristine"
 core="$TOP/patches/core"
+decisions="$TOP/coccinelle/llseek/decisions.tsv"
+report="$RESULTS/llseek/report.tsv"
+tab=$(printf '\t')
+
+llseek_of() {
+	awk -v n="$3" '
+		$0 ~ "struct (file_operations|proc_ops) " n "( |$)" && !/;/ {
+			on = 1; v = "" }
+		on && /\.(llseek|proc_lseek)[ \t]*=/ {
+			v = $0; sub(/.*=[ \t]*/, "", v); sub(/[ \t]*,?[ \t]*$/, "", v)
+		}
+		on && /^};/ { on = 0; print (v == "" ? "unset" : v) }
+	' "$1/$2" 2>/dev/null
+}
+
+llseek_block_mismatch() {
+	awk -F '\t' 'FILENAME == ARGV[1] { inb[$0] = 1; next }
+		$3 == "fix" && !($4 in inb) { print $1 " " $2 ": " $4 " is not in the block" }
+		$3 == "keep" && $4 != "-" { print $1 " " $2 ": keep names " $4 }
+		$3 != "fix" && $3 != "keep" { print $1 " " $2 ": decision " $3 }' \
+		"$1" "$2"
+	_t=$(printf '\t')
+	for _p in $(cat "$1"); do
+		[ -f "$core/$_p" ] || echo "$_p: listed but missing"
+		grep -q "$_t$_p$_t" "$2" || echo "$_p: no fix row names it"
+	done
+}
 
 llseek_block() {
 	awk -v h="$1" '$0 == h { on = 1; next } on && /^$/ { exit } on && !/^#/' \

@@ -5,7 +5,7 @@
 # NAME.log, with the extra arguments in NAME.args if that file exists, and
 # must exit 0, print nothing on stderr and print exactly NAME.out. A mismatch
 # leaves NAME.bad under $TMPDIR (or /tmp) and shows the head of the diff and
-# the command for the full diff. The last case checks that the golden files
+# the command for the full diff (ktap_golden). The last case checks that the golden files
 # hold every verdict, so a tool stuck on one answer cannot pass.
 #
 # Needs TOP (the repository) and TOOLS (the built host tools).
@@ -28,23 +28,16 @@ check() {
 	set -f
 	# shellcheck disable=SC2086
 	"$TOOLS/verdict" $args "$fixtures/$1.log" \
-		>"$bad/$1.bad" 2>"$bad/$1.err"
+		>"$bad/$1.got" 2>"$bad/$1.err"
 	status=$?
 	set +f
-	[ "$status" = 0 ] && [ ! -s "$bad/$1.err" ] &&
-		cmp -s "$out" "$bad/$1.bad"
-	if ktap_ok $? "$1${args:+ $args}"; then
-		rm -f "$bad/$1.bad" "$bad/$1.err"
-		return
-	fi
 	[ "$status" = 0 ] || ktap_diag "verdict exited with status $status"
-	if [ -s "$bad/$1.err" ]; then
-		ktap_diag "$(cat "$bad/$1.err")"
-	else
-		rm -f "$bad/$1.err"
-	fi
-	ktap_diag "$(diff -u "$out" "$bad/$1.bad" | head -n 20)"
-	ktap_diag "full diff: diff -u '$out' '$bad/$1.bad'"
+	[ ! -s "$bad/$1.err" ] || ktap_diag "$(cat "$bad/$1.err")"
+	[ "$status" = 0 ] && [ ! -s "$bad/$1.err" ] &&
+		ktap_golden "$1" "$out" "$bad/$1.got"
+	ktap_ok $? "$1${args:+ $args}"
+	rm -f "$bad/$1.got"
+	[ -s "$bad/$1.err" ] || rm -f "$bad/$1.err"
 }
 
 n=0

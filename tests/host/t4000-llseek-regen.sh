@@ -38,16 +38,10 @@ block() {
 compare() {
 	patches "$1" >"$TMPDIR/list-a"
 	patches "$2" >"$TMPDIR/list-b"
-	if ! cmp -s "$TMPDIR/list-a" "$TMPDIR/list-b"; then
-		ktap_diag "$(diff -u "$TMPDIR/list-a" "$TMPDIR/list-b" | head -n 20)"
-		return 1
-	fi
+	ktap_golden patch-list "$TMPDIR/list-a" "$TMPDIR/list-b" || return 1
 	_rc=0
 	for p in $(cat "$TMPDIR/list-a"); do
-		cmp -s "$1/$p" "$2/$p" && continue
-		ktap_diag "$(diff -u "$1/$p" "$2/$p" | head -n 20)"
-		ktap_diag "full diff: diff -u $1/$p $2/$p"
-		_rc=1
+		ktap_golden "$p" "$1/$p" "$2/$p" || _rc=1
 	done
 	return $_rc
 }
@@ -65,9 +59,8 @@ ktap_ok $? "patches/core holds exactly the regenerated llseek patches ($(patches
 block "$core/series" >"$TMPDIR/series-core"
 block "$regen/series" >"$TMPDIR/series-regen"
 [ -s "$TMPDIR/series-core" ] &&
-	cmp -s "$TMPDIR/series-core" "$TMPDIR/series-regen"
-ktap_ok $? "patches/core/series has the regenerated llseek block" ||
-	ktap_diag "$(diff -u "$TMPDIR/series-core" "$TMPDIR/series-regen" | head -n 20)"
+	ktap_golden series-block "$TMPDIR/series-core" "$TMPDIR/series-regen"
+ktap_ok $? "patches/core/series has the regenerated llseek block"
 
 tampered="$TMPDIR/tampered"
 rm -rf "$tampered"

@@ -22,16 +22,6 @@ py=
 [ -x /usr/bin/python3 ] && py="--python /usr/bin/python3"
 tab=$(printf '\t')
 
-# same NAME EXPECTED ACTUAL: 0 when equal; else keep ACTUAL as
-# TMPDIR/NAME.bad and print the diff head.
-same() {
-	cmp -s "$2" "$3" && return 0
-	cp "$3" "$TMPDIR/$1.bad"
-	ktap_diag "$(diff -u "$2" "$3" | head -n 20)"
-	ktap_diag "full diff: diff -u $2 $TMPDIR/$1.bad"
-	return 1
-}
-
 # spatch_run RULE MODE NAME OUT: the rule on NAME.c, from the tests folder.
 spatch_run() {
 	if [ "$2" = patch ]; then
@@ -57,13 +47,13 @@ for e in $expected; do
 	esac
 	rm -f "$TMPDIR/$e"
 	spatch_run "$rule" "$mode" "$name" "$TMPDIR/$e" &&
-		same "$e" "$dir/$e" "$TMPDIR/$e"
+		ktap_golden "$e" "$dir/$e" "$TMPDIR/$e"
 	ktap_ok $? "$rule.cocci -D $mode on $name.c gives $e"
 done
 
 first=$(echo "$expected" | head -n 1)
 { cat "$TMPDIR/$first"; echo "/* one line more */"; } >"$TMPDIR/wrong"
-(same wrong "$dir/$first" "$TMPDIR/wrong" >/dev/null)
+(ktap_golden wrong "$dir/$first" "$TMPDIR/wrong" >/dev/null)
 ktap_ok $((! $?)) "a wrong expectation for $first is caught"
 rm -f "$TMPDIR/wrong.bad"
 
@@ -77,9 +67,9 @@ ktap_ok $? "llseek-report.sh on the test inputs accounts for every initialiser" 
 cat "$dir"/fops_llseek-*.report | LC_ALL=C sort >"$TMPDIR/rule-rows"
 grep '^fops_llseek-' "$out/report.tsv" 2>/dev/null | LC_ALL=C sort \
 	>"$TMPDIR/report-rows"
-same report-rows "$TMPDIR/rule-rows" "$TMPDIR/report-rows"
+ktap_golden report-rows "$TMPDIR/rule-rows" "$TMPDIR/report-rows"
 ktap_ok $? "its rows are the rule's own"
 
-same crosscheck.tsv "$golden" "$out/crosscheck.tsv" 2>/dev/null
+ktap_golden crosscheck.tsv "$golden" "$out/crosscheck.tsv" 2>/dev/null
 ktap_ok $? "its cross-check matches fixtures/llseek/crosscheck.tsv"
 ktap_done

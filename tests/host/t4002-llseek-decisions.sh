@@ -14,15 +14,11 @@
 # without the fixes must be caught.
 . "$TOP/tests/host/ktap.sh"
 : "${BUILD:=$TOP/build}"
-: "${RESULTS:=$TOP/results}"
 . "$TOP/tests/host/llseek.sh"
 
-decisions="$TOP/coccinelle/llseek/decisions.tsv"
-report="$RESULTS/llseek/report.tsv"
 heading="# llseek: consistency fixes"
 removal="# llseek: drop no_llseek"
 classes="nonseekable-but-llseek-set noop-but-uses-pos seq-read-without-seq-lseek"
-tab=$(printf '\t')
 ktap_plan 10
 
 # rows: file, name, class and llseek of the report's rows of our classes.
@@ -52,20 +48,6 @@ ours() {
 			k[$1 "\t" $2] = $3 OFS $4; next }
 		FNR > 1 && ($1 "\t" $2) in k { print $0, k[$1 "\t" $2] }' \
 		"$TMPDIR/rows" "$decisions"
-}
-
-# llseek_of TREE FILE NAME: the llseek value of each initialiser NAME in
-# TREE/FILE ("unset" when it sets none; nothing when there is none). The
-# brace may be on the next line.
-llseek_of() {
-	awk -v n="$3" '
-		$0 ~ "struct (file_operations|proc_ops) " n "( |$)" && !/;/ {
-			on = 1; v = "" }
-		on && /\.(llseek|proc_lseek)[ \t]*=/ {
-			v = $0; sub(/.*=[ \t]*/, "", v); sub(/[ \t]*,?[ \t]*$/, "", v)
-		}
-		on && /^};/ { on = 0; print (v == "" ? "unset" : v) }
-	' "$1/$2" 2>/dev/null
 }
 
 # wrong TREE: decisions that TREE does not bear out.
@@ -120,16 +102,7 @@ grep -vxF "$first" "$decisions" >"$TMPDIR/dropped"
 ktap_ok $? "a decisions file with one row dropped, or doubled, is caught"
 
 llseek_block "$heading" >"$TMPDIR/block"
-bad=$(awk -F '\t' 'FILENAME == ARGV[1] { inb[$0] = 1; next }
-	$3 == "fix" && !($4 in inb) { print $1 " " $2 ": " $4 " is not in the block" }
-	$3 == "keep" && $4 != "-" { print $1 " " $2 ": keep names " $4 }' \
-	"$TMPDIR/block" "$TMPDIR/ours")
-for p in $(cat "$TMPDIR/block"); do
-	[ -f "$core/$p" ] || bad="$bad
-$p: listed but missing"
-	grep -q "$tab$p$tab" "$TMPDIR/ours" || bad="$bad
-$p: no fix row names it"
-done
+bad=$(llseek_block_mismatch "$TMPDIR/block" "$TMPDIR/ours")
 [ -s "$TMPDIR/block" ] && [ -z "$bad" ]
 ktap_ok $? "every fix names a patch of the consistency block ($(wc -l <"$TMPDIR/block") patches) and every patch a fix" ||
 	ktap_diag "$bad"

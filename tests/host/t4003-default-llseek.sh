@@ -13,14 +13,10 @@
 # must catch a dropped decision and an unconverted initialiser.
 . "$TOP/tests/host/ktap.sh"
 : "${BUILD:=$TOP/build}"
-: "${RESULTS:=$TOP/results}"
 . "$TOP/tests/host/llseek.sh"
 
-decisions="$TOP/coccinelle/llseek/decisions.tsv"
-report="$RESULTS/llseek/report.tsv"
 heading="# llseek: default_llseek conversions"
 class=default-llseek-unused-pos
-tab=$(printf '\t')
 ktap_plan 10
 
 # unused_rows REPORT: file and name of the report's rows of our class.
@@ -47,18 +43,6 @@ ours() {
 	else
 		awk -F '\t' 'FNR > 1 && $4 ~ /^02[0-9][0-9]-/' "$1"
 	fi
-}
-
-# llseek_of TREE FILE NAME: the llseek value(s) of the initialiser(s)
-# NAME in TREE/FILE, "unset" when one sets none, nothing when none exist.
-llseek_of() {
-	awk -v n="$3" '
-		$0 ~ "struct (file_operations|proc_ops) " n " = \\{" { on = 1; v = "" }
-		on && /\.(llseek|proc_lseek)[ \t]*=/ {
-			v = $0; sub(/.*=[ \t]*/, "", v); sub(/[ \t]*,?[ \t]*$/, "", v)
-		}
-		on && /^};/ { on = 0; print (v == "" ? "unset" : v) }
-	' "$1/$2" 2>/dev/null
 }
 
 # wrong TREE DECISIONS: rows whose initialiser in TREE does not match
@@ -107,19 +91,10 @@ fi
 
 ours "$decisions" >"$TMPDIR/ours"
 llseek_block "$heading" >"$TMPDIR/block"
-bad=$(awk -F '\t' 'FILENAME == ARGV[1] { inb[$0] = 1; next }
-	$3 == "fix" && !($4 in inb) { print $1 " " $2 ": " $4 " is not in the block" }
-	$3 == "keep" && $4 != "-" { print $1 " " $2 ": keep names " $4 }
-	$3 != "fix" && $3 != "keep" { print $1 " " $2 ": decision " $3 }' \
-	"$TMPDIR/block" "$TMPDIR/ours")
-for p in $(cat "$TMPDIR/block"); do
-	[ -f "$core/$p" ] || bad="$bad
-$p: listed but missing"
-	case $p in 02[0-9][0-9]-*) ;; *) bad="$bad
-$p: not numbered 0201-0299" ;; esac
-	grep -q "$tab$p$tab" "$TMPDIR/ours" || bad="$bad
-$p: no fix row names it"
-done
+bad=$(llseek_block_mismatch "$TMPDIR/block" "$TMPDIR/ours"
+	for p in $(cat "$TMPDIR/block"); do
+		case $p in 02[0-9][0-9]-*) ;; *) echo "$p: not numbered 0201-0299" ;; esac
+	done)
 [ -s "$TMPDIR/block" ] && [ -z "$bad" ]
 ktap_ok $? "every fix names a patch of the default_llseek conversions block ($(wc -l <"$TMPDIR/block") patches) and every patch a fix" ||
 	ktap_diag "$bad"

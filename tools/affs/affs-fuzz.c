@@ -99,6 +99,9 @@
 #include <unistd.h>
 
 #include "affs.h"
+#define USAGE "usage: affs-fuzz IMAGE MIB COUNT SEED\n" \
+	"       affs-fuzz IMAGE MIB --recipes RECIPES\n" \
+	"       affs-fuzz --extract IMAGE N OUT"
 #include "usage.h"
 
 #define MAX_COUNT 100000
@@ -108,11 +111,6 @@
 #define MIB (1u << 20)
 #define NAME_MAX_LEN 64		/* of a recipe */
 #define LINE_MAX_LEN 384	/* of an image's description line */
-
-static const char usage[] =
-	"usage: affs-fuzz IMAGE MIB COUNT SEED\n"
-	"       affs-fuzz IMAGE MIB --recipes RECIPES\n"
-	"       affs-fuzz --extract IMAGE N OUT";
 
 static const struct {
 	const char *name;
@@ -144,28 +142,6 @@ static void cleanup(void)
 		free(tmpdir);
 		tmpdir = NULL;
 	}
-}
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
-	cleanup();
-	exit(1);
-}
-
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s\n", usage);
-	exit(2);
 }
 
 static void *xmalloc(size_t n)
@@ -1327,6 +1303,8 @@ int main(int argc, char **argv)
 	struct job *jobs;
 	uint32_t i, n;
 	const char *env;
+
+	die_cleanup = cleanup;
 
 	if (argc > 1 && !strcmp(argv[1], "--extract")) {
 		if (argc != 5)

@@ -31,12 +31,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#define USAGE "usage: affs-image IMAGE MIB ofs|ffs[,dircache][,intl]\n" \
+	"   or: affs-image --tree DIR"
 #include "usage.h"
 #include "../../tests/guest/affs/tree.h"
-
-static const char usage[] =
-	"usage: affs-image IMAGE MIB ofs|ffs[,dircache][,intl]\n"
-	"   or: affs-image --tree DIR";
 
 static char tmpdir[PATH_MAX];
 
@@ -56,30 +54,6 @@ static void cleanup(void)
 	if (tmpdir[0])
 		nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	tmpdir[0] = '\0';
-}
-
-static __attribute__((format(printf, 1, 2), noreturn))
-void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
-	cleanup();
-	exit(1);
-}
-
-static __attribute__((format(printf, 1, 2), noreturn))
-void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s\n", usage);
-	exit(2);
 }
 
 static void write_file(const char *path, unsigned int size, unsigned int seed)
@@ -185,6 +159,8 @@ int main(int argc, char **argv)
 	int ffs = -1, dircache = 0, intl = 0, nargs = 0, status;
 	unsigned long mib;
 	pid_t pid;
+
+	die_cleanup = cleanup;
 
 	if (argc == 3 && !strcmp(argv[1], "--tree")) {
 		write_tree(argv[2]);

@@ -57,6 +57,9 @@
 #include <unistd.h>
 
 #include "affs.h"
+#ifndef FSCK_AFFS_NO_MAIN
+#define USAGE "usage: fsck.affs [-q] IMAGE"
+#endif
 #include "usage.h"
 
 #define SYMLINK_AREA 288	/* bytes 24 to BSIZE - 200 */
@@ -867,19 +870,6 @@ out:
 }
 
 #ifndef FSCK_AFFS_NO_MAIN
-static const char usage[] = "usage: fsck.affs [-q] IMAGE";
-
-static __attribute__((format(printf, 1, 2), noreturn))
-void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
-	exit(2);
-}
-
 int main(int argc, char **argv)
 {
 	unsigned char *img;
@@ -889,13 +879,15 @@ int main(int argc, char **argv)
 	int quiet = 0, fd;
 	long problems;
 
+	die_status = 2;
+
 	if (argc > 1 && !strcmp(argv[1], "-q")) {
 		quiet = 1;
 		argv++;
 		argc--;
 	}
 	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(stderr, "%s\n", usage);
+		fprintf(stderr, "%s\n", USAGE);
 		return 2;
 	}
 	path = argv[1];

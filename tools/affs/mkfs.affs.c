@@ -38,6 +38,8 @@
 #include <unistd.h>
 
 #include "affs.h"
+#define USAGE "usage: mkfs.affs [-t ofs|ffs] [-d] [-i] " \
+	"[-s SIZE] [-l LABEL] [-r HOSTDIR] IMAGE"
 #include "usage.h"
 
 #define LINK_MAX_AFFS 287	/* BSIZE - 224 bytes with the NUL */
@@ -51,9 +53,6 @@
 #define FIBF_EXECUTE 2
 #define FIBF_WRITE 4
 #define FIBF_READ 8
-
-static const char usage[] = "usage: mkfs.affs [-t ofs|ffs] [-d] [-i] "
-	"[-s SIZE] [-l LABEL] [-r HOSTDIR] IMAGE";
 
 static struct {
 	int fd;
@@ -89,27 +88,10 @@ struct entry {
 	int32_t type;		/* secondary type */
 };
 
-static void die(const char *fmt, ...)
+static void cleanup(void)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
 	if (vol.tmp)
 		unlink(vol.tmp);
-	exit(1);
-}
-
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s\n", usage);
-	exit(2);
 }
 
 static void *xcalloc(size_t n, size_t size)
@@ -859,6 +841,8 @@ int main(int argc, char **argv)
 	const char *image;
 	struct stat st;
 	mode_t mask;
+
+	die_cleanup = cleanup;
 
 	parse_options(argc, argv, &image);
 	volume_time();

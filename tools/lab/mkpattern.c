@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "../../tests/guest/pattern.h"
+#define USAGE "usage: mkpattern FILE SIZE-MIB"
+#include "usage.h"
 
 int main(int argc, char **argv)
 {
@@ -20,30 +22,20 @@ int main(int argc, char **argv)
 	char *end;
 	FILE *f;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: mkpattern FILE SIZE-MIB\n");
-		return 2;
-	}
+	if (argc != 3)
+		usage_error("expected FILE and SIZE-MIB");
 	sectors = strtoul(argv[2], &end, 10) * (1024 * 1024 / PATTERN_SECTOR);
-	if (*end || !sectors) {
-		fprintf(stderr, "error: bad size '%s'\n", argv[2]);
-		return 2;
-	}
+	if (*end || !sectors)
+		usage_error("bad size '%s'", argv[2]);
 	f = fopen(argv[1], "wb");
-	if (!f) {
-		fprintf(stderr, "error: cannot create '%s': %s\n", argv[1],
-			strerror(errno));
-		return 1;
-	}
+	if (!f)
+		die("cannot create '%s': %s", argv[1], strerror(errno));
 	for (lba = 0; lba < sectors; lba++) {
 		pattern_fill(sector, lba, 0);
 		if (fwrite(sector, sizeof(sector), 1, f) != 1)
 			break;
 	}
-	if (fclose(f) || lba != sectors) {
-		fprintf(stderr, "error: cannot write '%s': %s\n", argv[1],
-			strerror(errno));
-		return 1;
-	}
+	if (fclose(f) || lba != sectors)
+		die("cannot write '%s': %s", argv[1], strerror(errno));
 	return 0;
 }

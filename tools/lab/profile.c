@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define USAGE "usage: profile FILE [KEY]"
 #include "usage.h"
 
 struct key {
@@ -162,16 +163,6 @@ static const struct key keys[] = {
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
 
 static const char *file;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
-	exit(1);
-}
 
 static const struct key *find_key(const char *name)
 {

@@ -432,11 +432,9 @@ static int dircache_readonly(const struct affs_volume *v, const char *node)
 static void run(void)
 {
 	char node[AFFS_NR_VOLUMES][PATH_MAX];
-	int found = affs_find(node);
 	size_t v;
 
-	ktap_ok(found == (int)AFFS_NR_VOLUMES, "%d of %d affs disks found",
-		found, (int)AFFS_NR_VOLUMES);
+	affs_find(node);
 	for (v = 0; v < AFFS_NR_VOLUMES; v++)
 		if (!affs_volumes[v].dircache)
 			volume(&affs_volumes[v], node[v]);

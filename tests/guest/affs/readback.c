@@ -90,11 +90,9 @@ static void volume(const struct affs_volume *v, const char *node)
 static void run(void)
 {
 	char node[AFFS_NR_VOLUMES][PATH_MAX];
-	int found = affs_find(node);
 	size_t v;
 
-	ktap_ok(found == (int)AFFS_NR_VOLUMES, "%d of %d affs disks found",
-		found, (int)AFFS_NR_VOLUMES);
+	affs_find(node);
 	for (v = 0; v < AFFS_NR_VOLUMES; v++)
 		volume(&affs_volumes[v], node[v]);
 }

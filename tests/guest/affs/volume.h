@@ -48,7 +48,8 @@ static const struct disks_where affs_where = {
 
 /*
  * Finds the disks of bklfree.disks= and sets node[i] for each volume of
- * affs_volumes ("" when absent). Returns how many volumes have a disk.
+ * affs_volumes ("" when absent). One KTAP case, every volume found;
+ * returns how many volumes have a disk.
  */
 static inline int affs_find(char node[][PATH_MAX])
 {
@@ -58,9 +59,8 @@ static inline int affs_find(char node[][PATH_MAX])
 
 	for (v = 0; v < AFFS_NR_VOLUMES; v++)
 		node[v][0] = '\0';
-	if (n <= 0)
-		return 0;
-	disks_wait(d, n, &affs_where);
+	if (n > 0)
+		disks_wait(d, n, &affs_where);
 	for (v = 0; v < AFFS_NR_VOLUMES; v++)
 		for (i = 0; i < n; i++)
 			if (!strcmp(d[i].serial, affs_volumes[v].serial) &&
@@ -68,6 +68,8 @@ static inline int affs_find(char node[][PATH_MAX])
 				snprintf(node[v], PATH_MAX, "%s", d[i].node);
 				found++;
 			}
+	ktap_ok(found == (int)AFFS_NR_VOLUMES, "%d of %d affs disks found",
+		found, (int)AFFS_NR_VOLUMES);
 	return found;
 }
 

@@ -34,13 +34,10 @@
  * upstream cb787f4ac0c2 takes out tree-wide, and the V4L2 core series
  * changes how ioctls are serialised: this is the ioctl path it must keep.
  */
-#include <fcntl.h>
 #include <poll.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <linux/videodev2.h>
 
 #include "ktap.h"
+#include "media/vivid.h"
 
 #define NBUFS 4
 #define NFRAMES 5
@@ -48,38 +45,23 @@
 /* See the header: not the webcam's 60, which TCG makes vivid miscount. */
 #define FPS 10
 
-static const enum v4l2_buf_type CAP = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-
-static int fd = -1;
 static struct v4l2_format fmt;
 static struct v4l2_frmsizeenum size;
 static void *mem[NBUFS];
 static size_t memlen[NBUFS];
 static int streaming;
 
-static int xioctl(unsigned long req, void *arg, const char *name)
-{
-	if (ioctl(fd, req, arg) == 0)
-		return 1;
-	ktap_diag("%s: %s", name, strerror(errno));
-	errno = 0;
-	return 0;
-}
-
 static int querycap(void)
 {
 	struct v4l2_capability cap = { 0 };
 	unsigned int caps;
 
-	fd = open("/dev/video0", O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || !xioctl(VIDIOC_QUERYCAP, &cap, "VIDIOC_QUERYCAP"))
+	if (!vivid_open(&cap))
 		return 0;
 	caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps :
 							 cap.capabilities;
-	ktap_diag("driver %.16s card %.32s device_caps 0x%08x", cap.driver,
-		  cap.card, caps);
-	return !strcmp((char *)cap.driver, "vivid") &&
-	       (caps & V4L2_CAP_VIDEO_CAPTURE) && (caps & V4L2_CAP_STREAMING) &&
+	ktap_diag("device_caps 0x%08x", caps);
+	return (caps & V4L2_CAP_VIDEO_CAPTURE) && (caps & V4L2_CAP_STREAMING) &&
 	       !(caps & V4L2_CAP_VIDEO_CAPTURE_MPLANE);
 }
 
@@ -194,31 +176,8 @@ static int reqbufs(void)
 
 static int map_and_queue(void)
 {
-	unsigned int i;
-
-	for (i = 0; i < NBUFS; i++) {
-		struct v4l2_buffer b = {
-			.index = i, .type = CAP, .memory = V4L2_MEMORY_MMAP,
-		};
-
-		if (!xioctl(VIDIOC_QUERYBUF, &b, "VIDIOC_QUERYBUF"))
-			return 0;
-		if (b.length < fmt.fmt.pix.sizeimage) {
-			ktap_diag("buffer %u: length %u < sizeimage %u", i,
-				  b.length, fmt.fmt.pix.sizeimage);
-			return 0;
-		}
-		mem[i] = mmap(NULL, b.length, PROT_READ, MAP_SHARED, fd,
-			      b.m.offset);
-		if (mem[i] == MAP_FAILED) {
-			mem[i] = NULL;
-			return ktap_perror("mmap") + 1;
-		}
-		memlen[i] = b.length;
-		if (!xioctl(VIDIOC_QBUF, &b, "VIDIOC_QBUF"))
-			return 0;
-	}
-	return 1;
+	return vivid_map(NBUFS, mem, memlen, fmt.fmt.pix.sizeimage) &&
+	       vivid_queue_all(NBUFS);
 }
 
 static int streamon(void)
@@ -261,7 +220,7 @@ static int frames(void)
 		}
 		if (!xioctl(VIDIOC_DQBUF, &b, "VIDIOC_DQBUF"))
 			return 0;
-		ts = b.timestamp.tv_sec * 1000000LL + b.timestamp.tv_usec;
+		ts = vivid_ts_us(&b);
 		ktap_diag("frame %u: buffer %u sequence %u bytesused %u ts %lld",
 			  n, b.index, b.sequence, b.bytesused, ts);
 		if (b.index >= NBUFS || (long long)b.sequence <= last_seq ||
@@ -289,11 +248,8 @@ static int release(void)
 	};
 	enum v4l2_buf_type type = CAP;
 	int ok = fd >= 0 && xioctl(VIDIOC_STREAMOFF, &type, "VIDIOC_STREAMOFF");
-	unsigned int i;
 
-	for (i = 0; i < NBUFS; i++)
-		if (mem[i])
-			munmap(mem[i], memlen[i]);
+	vivid_unmap(NBUFS, mem, memlen);
 	ok = ok && xioctl(VIDIOC_REQBUFS, &rb, "VIDIOC_REQBUFS 0") &&
 	     rb.count == 0;
 	if (fd >= 0)

@@ -31,13 +31,10 @@
  * be jiffies, and on 6.1 a repeated frame may fall in the same jiffy, which
  * would make a check for strictly rising timestamps fail only sometimes.
  */
-#include <fcntl.h>
 #include <poll.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <linux/videodev2.h>
 
 #include "ktap.h"
+#include "media/vivid.h"
 
 #define NBUFS 8
 #define NSTREAMS 3
@@ -48,9 +45,6 @@
 /* Bad frames described one by one in each stream; the rest are counted. */
 #define MAX_DIAG 4
 
-static const enum v4l2_buf_type CAP = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-
-static int fd = -1;
 static int old_input = -1, hdmi = -1;
 static struct v4l2_dv_timings old_timings;
 static int have_old_timings;
@@ -65,15 +59,6 @@ struct stream {
 
 static struct stream streams[NSTREAMS];
 static unsigned int streamed;
-
-static int xioctl(unsigned long req, void *arg, const char *name)
-{
-	if (ioctl(fd, req, arg) == 0)
-		return 1;
-	ktap_diag("%s: %s", name, strerror(errno));
-	errno = 0;
-	return 0;
-}
 
 static unsigned long long pixels(const struct v4l2_bt_timings *bt)
 {
@@ -94,11 +79,7 @@ static int hdmi_input(void)
 	struct v4l2_capability cap = { 0 };
 	struct v4l2_input in = { 0 };
 
-	fd = open("/dev/video0", O_RDWR | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return ktap_perror("open /dev/video0") + 1;
-	if (!xioctl(VIDIOC_QUERYCAP, &cap, "VIDIOC_QUERYCAP") ||
-	    strcmp((char *)cap.driver, "vivid") ||
+	if (!vivid_open(&cap) ||
 	    !xioctl(VIDIOC_G_INPUT, &old_input, "VIDIOC_G_INPUT"))
 		return 0;
 	for (in.index = 0; !ioctl(fd, VIDIOC_ENUMINPUT, &in); in.index++)
@@ -141,21 +122,6 @@ static int fast_timings(void)
 	return ntimings > 0;
 }
 
-static int queue_all(unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++) {
-		struct v4l2_buffer b = {
-			.index = i, .type = CAP, .memory = V4L2_MEMORY_MMAP,
-		};
-
-		if (!xioctl(VIDIOC_QBUF, &b, "VIDIOC_QBUF"))
-			return 0;
-	}
-	return 1;
-}
-
 /* Dequeue and queue again until STREAM_MS have passed. */
 static void dequeue(struct stream *st)
 {
@@ -179,7 +145,7 @@ static void dequeue(struct stream *st)
 			st->errors++;
 			break;
 		}
-		ts = b.timestamp.tv_sec * 1000000LL + b.timestamp.tv_usec;
+		ts = vivid_ts_us(&b);
 		bad = (long long)b.sequence <= last_seq || ts < last_ts ||
 		      (b.flags & V4L2_BUF_FLAG_ERROR);
 		if (bad && st->dups + st->backs + st->ts_back + st->errors <
@@ -219,7 +185,7 @@ static int stream(struct v4l2_dv_timings *t, struct stream *st)
 	enum v4l2_buf_type type = CAP;
 	void *mem[NBUFS] = { NULL };
 	size_t len[NBUFS] = { 0 };
-	unsigned int i, hz = hz100(&t->bt);
+	unsigned int hz = hz100(&t->bt);
 	int ok = 0, on = 0;
 
 	if (!xioctl(VIDIOC_S_DV_TIMINGS, t, "VIDIOC_S_DV_TIMINGS") ||
@@ -230,24 +196,7 @@ static int stream(struct v4l2_dv_timings *t, struct stream *st)
 		ktap_diag("REQBUFS gave %u buffers, not %u", rb.count, NBUFS);
 		goto free;
 	}
-	for (i = 0; i < NBUFS; i++) {
-		struct v4l2_buffer b = {
-			.index = i, .type = CAP, .memory = V4L2_MEMORY_MMAP,
-		};
-		void *m;
-
-		if (!xioctl(VIDIOC_QUERYBUF, &b, "VIDIOC_QUERYBUF"))
-			goto free;
-		m = mmap(NULL, b.length, PROT_READ, MAP_SHARED, fd,
-			 b.m.offset);
-		if (m == MAP_FAILED) {
-			ktap_perror("mmap");
-			goto free;
-		}
-		mem[i] = m;
-		len[i] = b.length;
-	}
-	if (!queue_all(NBUFS))
+	if (!vivid_map(NBUFS, mem, len, 0) || !vivid_queue_all(NBUFS))
 		goto free;
 	on = xioctl(VIDIOC_STREAMON, &type, "VIDIOC_STREAMON");
 	if (on)
@@ -258,9 +207,7 @@ static int stream(struct v4l2_dv_timings *t, struct stream *st)
 		  f.fmt.pix.width, f.fmt.pix.height, st->frames, st->gaps,
 		  st->dups, st->backs, st->ts_back, st->errors);
 free:
-	for (i = 0; i < NBUFS; i++)
-		if (mem[i])
-			munmap(mem[i], len[i]);
+	vivid_unmap(NBUFS, mem, len);
 	rb.count = 0;
 	ok = xioctl(VIDIOC_REQBUFS, &rb, "VIDIOC_REQBUFS 0") && ok;
 	return ok && !st->errors && st->frames >= MIN_FRAMES;
