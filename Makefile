@@ -3,6 +3,7 @@
 #   make                 deps, tree, apply, build both kernels, boot every
 #                        profile on both, print the report
 #   make check           every test; ends with "N passed, N failed"
+#   make check-host      the host tests only, no kernel build
 #   make apply SERIES=core          take one subsystem's series only
 #   make boot PROFILES=usb-hid KERNELS=patched
 #   make bench           build and boot figures (not tests)
@@ -32,7 +33,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	$(wildcard tests/guest/*/*.c))
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
-	check bench clean llseek-report regen staging-report staging-move-regen \
+	check check-host bench clean llseek-report regen staging-report staging-move-regen \
 	fuzz-affs
 
 all: deps
@@ -103,9 +104,17 @@ staging-move-regen: tree
 fuzz-affs: tools guest initramfs
 	@scripts/affs/fuzz-affs.sh
 
+# Host tests first (a failure stops before any kernel is built), then the
+# kernels, the allmodconfig objects and the boots; see scripts/lab/check.sh.
 check: deps
-	@$(MAKE) --no-print-directory tools guest
+	@$(MAKE) --no-print-directory tools guest tree
 	@scripts/lab/check.sh
+
+# The host tests alone: tools, guest tests, the extracted tree and the
+# llseek report, no kernel build.
+check-host: deps
+	@$(MAKE) --no-print-directory tools guest tree
+	@scripts/lab/check-host.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory build initramfs

@@ -1,9 +1,12 @@
 #!/bin/sh
 # check.sh: every test of the project, ending with "N passed, N failed".
-#   1. host tests: each tests/host/tNNNN-*.sh prints KTAP; every top-level
-#      case counts (a skip is counted as skipped, never as passed)
+#   1. host tests, before any kernel is built: the llseek report, then each
+#      tests/host/tNNNN-*.sh without a "# needs: kernels" line prints KTAP;
+#      every top-level case counts (a skip is counted as skipped, never as
+#      passed); the first failing test stops the run (check-lib.sh)
 #   2. allmodconfig single-object builds of the files the series touch
-#      (scripts/lab/compile-touched.sh), one case per compiled file
+#      (scripts/lab/compile-touched.sh), one case per compiled file; then
+#      the host tests marked "# needs: kernels"
 #   3. the boot matrix: both kernels are built and every profile is booted
 #      on both; each boot counts, and only a "pass" verdict passes, except
 #      a baseline boot with a recorded finding (patches/*/findings),
@@ -15,62 +18,23 @@
 #      the series' expected changes differs
 # Exit status 0 only when nothing failed.
 . "$(dirname "$0")/lib.sh"
-
-passed=0 failed=0 skipped=0
-failures=
-logdir="$RESULTS/check"
-mkdir -p "$logdir"
-
-count() { # count pass|fail|skip NAME [DETAIL]
-	case $1 in
-	pass) passed=$((passed + 1)); printf 'ok      %s\n' "$2" ;;
-	skip) skipped=$((skipped + 1)); printf 'skip    %s # %s\n' "$2" "$3" ;;
-	*) failed=$((failed + 1)); printf 'FAIL    %s%s\n' "$2" "${3:+: $3}"
-	   failures="$failures
-  $2${3:+: $3}" ;;
-	esac
-}
-
-echo "== tree, kernels and initramfs"
-make -C "$TOP" --no-print-directory build initramfs KERNELS="baseline patched" ||
-	count fail "build" "make build initramfs failed (see above)"
+. "$(dirname "$0")/check-lib.sh"
 
 echo "== llseek report"
 # The llseek decision tests (t4002, t4003) read results/llseek/report.tsv;
 # a fresh clone has none, so make it here rather than let them skip.
-if "$TOP/scripts/llseek/llseek-report.sh" >"$logdir/llseek-report.log" 2>&1; then
-	count pass "llseek report: $(($(wc -l <"$RESULTS/llseek/report.tsv") - 1)) initialisers classified"
-else
-	count fail "llseek report" "see $logdir/llseek-report.log"
-fi
+llseek_report
 
 echo "== host tests"
-for t in "$TOP"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh; do
-	name=$(basename "$t" .sh)
-	log="$logdir/$name.log"
-	TOOLS="$TOOLS" TMPDIR="$logdir/tmp-$name" sh -c 'mkdir -p "$TMPDIR" && exec sh "$0"' "$t" >"$log" 2>&1
-	rc=$?
-	# Top-level result lines of the test's KTAP.
-	n_ok=$(grep -c '^ok [0-9]' "$log")
-	n_skip=$(grep -c '^ok [0-9].*# [Ss][Kk][Ii][Pp]' "$log")
-	n_bad=$(grep -c '^not ok [0-9]' "$log")
-	n_ok=$((n_ok - n_skip))
-	grep '^not ok [0-9]' "$log" | while read -r line; do
-		echo "  $name: $line"
-	done
-	passed=$((passed + n_ok))
-	skipped=$((skipped + n_skip))
-	failed=$((failed + n_bad))
-	if [ "$rc" -ne 0 ] && [ "$n_bad" -eq 0 ]; then
-		count fail "$name" "exit status $rc without a failing case; log: $log"
-	else
-		printf '%-7s %s: %s passed, %s failed, %s skipped\n' \
-			"$([ "$n_bad" -eq 0 ] && echo ok || echo FAIL)" "$name" \
-			"$n_ok" "$n_bad" "$n_skip"
-		[ "$n_bad" -eq 0 ] || failures="$failures
-  $name: $n_bad failed case(s); log: $log"
-	fi
-done
+# Before any kernel is built: a failing host test stops the run.
+if [ "$failed" -ne 0 ] || ! host_tests host --stop; then
+	check_summary
+	exit 1
+fi
+
+echo "== tree, kernels and initramfs"
+make -C "$TOP" --no-print-directory build initramfs KERNELS="baseline patched" ||
+	count fail "build" "make build initramfs failed (see above)"
 
 echo "== touched files in allmodconfig"
 # Every .c file the series touch compiles in an allmodconfig build of the
@@ -88,6 +52,9 @@ if [ -s "$RESULTS/compile-touched.txt" ]; then
 else
 	count fail "compile touched files" "no result; log: $logdir/compile-touched.log"
 fi
+
+echo "== host tests that need the kernels"
+host_tests kernels
 
 echo "== boots"
 if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
@@ -155,10 +122,4 @@ else
 	count fail "build and boot" "make boot failed (see above)"
 fi
 
-[ -z "$failures" ] || printf '\nfailures:%s\n' "$failures"
-echo
-# Skips are neither passes nor failures; they are named above and counted
-# here, and the last line keeps its "N passed, N failed" form.
-[ "$skipped" -eq 0 ] || echo "$skipped skipped (not counted as passed)"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+check_summary

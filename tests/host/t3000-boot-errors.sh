@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels
 # scripts/lab/boot.sh on bad input, with the real baseline kernel: an unknown
 # or malformed profile and a missing QEMU are refused with one clear line;
 # a guest that never finishes is killed at its timeout and reported as a

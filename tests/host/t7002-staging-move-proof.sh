@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: kernels
 # The staging moves change no code: each renamed file has its old bytes, and
 # each moved object the baseline kernel builds has the same code sections
 # and relocations from the new place (pristine + staging-move only, built

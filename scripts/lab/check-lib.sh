@@ -1,0 +1,95 @@
+# check-lib.sh: what check.sh and check-host.sh share: the counters, the
+# llseek report, the host test runner and the last line. Sourced after
+# lib.sh, never run.
+#
+# count pass|fail|skip NAME [DETAIL]
+#                    one result, printed and counted
+# llseek_report      makes results/llseek/report.tsv (t4002 and t4003 read
+#                    it) when it is missing or older than the tree, the
+#                    rules, decisions.tsv or the llseek scripts; one result
+# host_tests host|kernels [--stop]
+#                    runs tests/host/tNNNN-*.sh: "host" those without a
+#                    "# needs: kernels" line, "kernels" only those with one
+#                    (tests/README.md); each top-level KTAP case counts, a
+#                    skip as skipped, never as passed. --stop ends at the
+#                    first failing test and returns 1
+# check_summary      the failures, the skips and the last line, "N passed,
+#                    N failed"; returns 0 only when nothing failed
+export TOP BUILD RESULTS TOOLS
+
+passed=0 failed=0 skipped=0
+failures=
+logdir="$RESULTS/check"
+mkdir -p "$logdir"
+
+count() { # count pass|fail|skip NAME [DETAIL]
+	case $1 in
+	pass) passed=$((passed + 1)); printf 'ok      %s\n' "$2" ;;
+	skip) skipped=$((skipped + 1)); printf 'skip    %s # %s\n' "$2" "$3" ;;
+	*) failed=$((failed + 1)); printf 'FAIL    %s%s\n' "$2" "${3:+: $3}"
+	   failures="$failures
+  $2${3:+: $3}" ;;
+	esac
+}
+
+llseek_report() {
+	_r="$RESULTS/llseek/report.tsv"
+	if [ -f "$_r" ] && [ -z "$(find "$PRISTINE/.bklfree-extracted" \
+		"$TOP/coccinelle/llseek" "$TOP/scripts/llseek" \
+		-newer "$_r" -type f 2>/dev/null | head -n 1)" ]; then
+		count pass "llseek report: $(($(wc -l <"$_r") - 1)) initialisers classified (up to date)"
+	elif "$TOP/scripts/llseek/llseek-report.sh" >"$logdir/llseek-report.log" 2>&1; then
+		count pass "llseek report: $(($(wc -l <"$_r") - 1)) initialisers classified"
+	else
+		count fail "llseek report" "see $logdir/llseek-report.log"
+	fi
+}
+
+host_tests() { # host_tests host|kernels [--stop]
+	for t in "$TOP"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh; do
+		if grep -q '^# needs: kernels$' "$t"; then
+			[ "$1" = kernels ] || continue
+		else
+			[ "$1" = host ] || continue
+		fi
+		name=$(basename "$t" .sh)
+		log="$logdir/$name.log"
+		TMPDIR="$logdir/tmp-$name" sh -c 'mkdir -p "$TMPDIR" && exec sh "$0"' "$t" >"$log" 2>&1
+		rc=$?
+		# Top-level result lines of the test's KTAP.
+		n_ok=$(grep -c '^ok [0-9]' "$log")
+		n_skip=$(grep -c '^ok [0-9].*# [Ss][Kk][Ii][Pp]' "$log")
+		n_bad=$(grep -c '^not ok [0-9]' "$log")
+		n_ok=$((n_ok - n_skip))
+		grep '^not ok [0-9]' "$log" | while read -r line; do
+			echo "  $name: $line"
+		done
+		passed=$((passed + n_ok))
+		skipped=$((skipped + n_skip))
+		failed=$((failed + n_bad))
+		if [ "$rc" -ne 0 ] && [ "$n_bad" -eq 0 ]; then
+			count fail "$name" "exit status $rc without a failing case; log: $log"
+		else
+			printf '%-7s %s: %s passed, %s failed, %s skipped\n' \
+				"$([ "$n_bad" -eq 0 ] && echo ok || echo FAIL)" "$name" \
+				"$n_ok" "$n_bad" "$n_skip"
+			[ "$n_bad" -eq 0 ] || failures="$failures
+  $name: $n_bad failed case(s); log: $log"
+		fi
+		if [ "$2" = --stop ] && { [ "$rc" -ne 0 ] || [ "$n_bad" -ne 0 ]; }; then
+			echo "stopped at the first failing host test, $name"
+			return 1
+		fi
+	done
+	return 0
+}
+
+check_summary() {
+	[ -z "$failures" ] || printf '\nfailures:%s\n' "$failures"
+	echo
+	# Skips are neither passes nor failures; they are named above and
+	# counted here, and the last line keeps its "N passed, N failed" form.
+	[ "$skipped" -eq 0 ] || echo "$skipped skipped (not counted as passed)"
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}
