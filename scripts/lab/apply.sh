@@ -21,7 +21,7 @@ base="$KTREES/baseline/src"
 if [ ! -f "$base/Makefile" ]; then
 	mkdir -p "$KTREES/baseline"
 	rm -rf "$base"
-	cp -al "$PRISTINE" "$base" || die "cannot copy the pristine tree"
+	cp -al "$PRISTINE/." "$base" || die "cannot copy the pristine tree"
 fi
 
 # The fingerprint names exactly what the patched tree holds.
@@ -43,7 +43,10 @@ logdir="$BUILD/logs"
 mkdir -p "$logdir" "$out"
 new="$out/src.new"
 rm -rf "$new"
-cp -al "$PRISTINE" "$new" || die "cannot copy the pristine tree"
+# "$PRISTINE/." copies the tree even when build/pristine is a symbolic
+# link to another checkout's tree; "$PRISTINE" would copy the link, and the
+# patches would then be applied to that tree itself.
+cp -al "$PRISTINE/." "$new" || die "cannot copy the pristine tree"
 : >"$out/applied.new"
 : >"$out/touched.new"
 for s in $order; do

@@ -36,7 +36,7 @@ mkdir -p "$work" "$new_obj"
 
 # The proof tree: hard links to the pristine files; patch(1) replaces the
 # files it changes, so the pristine tree stays untouched.
-cp -al "$PRISTINE" "$new_src" || die "cannot copy the pristine tree to '$new_src'"
+cp -al "$PRISTINE/." "$new_src" || die "cannot copy the pristine tree to '$new_src'"
 series_patches staging-move | while read -r p; do
 	patch -d "$new_src" -p1 -N -s --no-backup-if-mismatch -i "$TOP/patches/staging-move/$p" \
 		>"$work/apply.log" 2>&1 || die "patches/staging-move/$p does not apply to the pristine tree; log: $work/apply.log"

@@ -86,7 +86,7 @@ llseek_tree() {
 	_tree=$1
 	shift
 	rm -rf "$_tree"
-	cp -al "$pristine" "$_tree" || return 1
+	cp -al "$pristine/." "$_tree" || return 1
 	for _p; do
 		patch -d "$_tree" -p1 -N -s --no-backup-if-mismatch -i "$core/$_p" \
 			>"$TMPDIR/apply.log" 2>&1 && continue
