@@ -2,11 +2,13 @@
 # t1000-verdict-fixtures: tools/lab/verdict on captured-style console logs.
 #
 # Each tests/host/fixtures/verdict/NAME.out is one case: verdict reads
-# NAME.log, with the extra arguments in NAME.args if that file exists, and
-# must exit 0, print nothing on stderr and print exactly NAME.out. A mismatch
-# leaves NAME.bad under $TMPDIR (or /tmp) and shows the head of the diff and
-# the command for the full diff (ktap_golden). The last case checks that the golden files
-# hold every verdict, so a tool stuck on one answer cannot pass.
+# NAME.log, with the extra arguments in NAME.args (one a line) if that file
+# exists, run in the fixtures directory (so an argument can name a fixture
+# file), and must exit 0, print nothing on stderr and print exactly
+# NAME.out. A mismatch leaves NAME.bad under $TMPDIR (or /tmp) and shows the
+# head of the diff and the command for the full diff (ktap_golden). The
+# last cases check that the golden files hold every verdict and every kind
+# of named failure, so a tool stuck on one answer cannot pass.
 #
 # Needs TOP (the repository) and TOOLS (the built host tools).
 if [ -z "${TOP:-}" ] || [ -z "${TOOLS:-}" ]; then
@@ -22,15 +24,18 @@ mkdir -p "$bad" || exit 1
 # check NAME: one fixture, one KTAP case.
 check() {
 	out=$fixtures/$1.out
-	args=
-	[ -f "$fixtures/$1.args" ] && args=$(cat "$fixtures/$1.args")
-	# The arguments are words: split them, never glob them.
-	set -f
-	# shellcheck disable=SC2086
-	"$TOOLS/verdict" $args "$fixtures/$1.log" \
-		>"$bad/$1.got" 2>"$bad/$1.err"
+	name=$1
+	set --
+	if [ -f "$fixtures/$name.args" ]; then
+		while IFS= read -r a; do
+			set -- "$@" "$a"
+		done <"$fixtures/$name.args"
+	fi
+	args=$*
+	(cd "$fixtures" && exec "$TOOLS/verdict" "$@" "$name.log") \
+		>"$bad/$name.got" 2>"$bad/$name.err"
 	status=$?
-	set +f
+	set -- "$name"
 	[ "$status" = 0 ] || ktap_diag "verdict exited with status $status"
 	[ ! -s "$bad/$1.err" ] || ktap_diag "$(cat "$bad/$1.err")"
 	[ "$status" = 0 ] && [ ! -s "$bad/$1.err" ] &&
@@ -44,13 +49,19 @@ n=0
 for out in "$fixtures"/*.out; do
 	[ -f "$out" ] && n=$((n + 1))
 done
-ktap_plan $((n + 1))
+ktap_plan $((n + 2))
 for out in "$fixtures"/*.out; do
 	[ -f "$out" ] && check "$(basename "$out" .out)"
 done
 
 verdicts=$(sed -n 's/^verdict=//p' "$fixtures"/*.out | sort -u | tr '\n' ' ')
-[ "$verdicts" = "fail hang panic pass skip " ]
+[ "$verdicts" = "error fail hang panic pass skip " ]
 ktap_ok $? "golden files hold every verdict" ||
 	ktap_diag "verdicts in the golden files: $verdicts"
+named=$(sed -n 's/^\([a-z0-9_]*\)=.*/\1/p' "$fixtures"/*.out | sort -u |
+	grep -Ex 'failed_case|failed_test|skipped_test|optional_skip|v4l2_compliance|hostcheck' |
+	tr '\n' ' ')
+[ "$named" = "failed_case failed_test hostcheck optional_skip skipped_test v4l2_compliance " ]
+ktap_ok $? "golden files name failed cases, failed and skipped tests, diagnostics" ||
+	ktap_diag "named in the golden files: $named"
 ktap_done

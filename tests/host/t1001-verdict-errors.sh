@@ -32,7 +32,7 @@ expect_error() {
 	ktap_diag "$(cat "$tmp/err")"
 }
 
-ktap_plan 9
+ktap_plan 15
 expect_error "missing log" "error: cannot open '$tmp/missing.log': " \
 	"$tmp/missing.log"
 expect_error "directory as log" "error: cannot read '$tmp': " "$tmp"
@@ -49,4 +49,20 @@ expect_error "exit status not a number" "error: bad exit status 'x'" \
 	--exit-status x "$log"
 expect_error "exit status too large" "error: bad exit status '256'" \
 	--exit-status=256 "$log"
+expect_error "optional without a test" \
+	"error: option '--optional' needs a value" "$log" --optional
+expect_error "optional with an empty test" \
+	"error: option '--optional' needs a test name" --optional= "$log"
+expect_error "host check failed without a command" \
+	"error: option '--hostcheck-failed' needs a command" \
+	--hostcheck-failed "" "$log"
+expect_error "two host check results" \
+	"error: more than one host check result" \
+	--hostcheck-passed --hostcheck-failed x "$log"
+expect_error "qemu-stderr without a file" \
+	"error: option '--qemu-stderr' needs a value" "$log" --qemu-stderr
+: >"$tmp/empty.log"
+expect_error "unreadable qemu stderr of a boot QEMU never ran" \
+	"error: cannot open '$tmp/missing.stderr': " --exit-status 1 \
+	--qemu-stderr "$tmp/missing.stderr" "$tmp/empty.log"
 ktap_done

@@ -1,13 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * verdict: judge one guest boot from its serial console log.
+ * verdict: judge one guest boot from its serial console log. It is the
+ * lab's one reader of a boot's KTAP: the report, make check and the
+ * findings read what it prints, never the console.
  *
- *   verdict [--timed-out] [--exit-status N] CONSOLE_LOG
+ *   verdict [OPTION...] CONSOLE_LOG
  *
- *   --timed-out       the runner killed QEMU when the profile's timeout
- *                     expired
- *   --exit-status N   QEMU's exit status (0 to 255); anything but 0 fails
- *                     the boot
+ *   --timed-out            the runner killed QEMU when the profile's
+ *                          timeout expired
+ *   --exit-status N        QEMU's exit status (0 to 255); anything but 0
+ *                          fails the boot
+ *   --qemu-stderr FILE     QEMU's own messages: with an empty console and
+ *                          a non-zero status, QEMU never ran the guest, and
+ *                          the first line of FILE is the reason
+ *   --optional TEST        TEST (a top-level test name) may skip: its skip
+ *                          makes the verdict skip, not fail (repeatable;
+ *                          the profile's optional= lines)
+ *   --hostcheck-passed     the profile's host checks all passed
+ *   --hostcheck-failed CMD the host check CMD failed: fails the boot
  *
  * The console carries two streams. Kernel lines start with a printk
  * timestamp, "[    1.234567] ", and are scanned for splats: the reports of
@@ -18,26 +28,55 @@
  * by 4 spaces a level. Lines end in CRLF as QEMU captures them, or LF; NUL
  * bytes are dropped and a last line cut short is read as it is.
  *
+ * A top-level result is one test (its description is the test's name,
+ * "watchdog/i6300esb"); the results one level below it are its cases. A
+ * test skips when its result is a SKIP, its plan is 1..0 or every one of
+ * its cases is a SKIP; what it said is the reason of its 1..0 plan
+ * ("/dev/watchdog0 absent"), else of its first skipped case, else of its
+ * own SKIP directive. A skip is never a pass: it fails the boot unless the
+ * test is --optional.
+ *
  * The verdict is the first of these that applies:
  *
+ *   error  the console is empty, the status is not 0 and the boot did not
+ *          time out: QEMU never ran the guest
  *   panic  a "Kernel panic" line
  *   hang   --timed-out
  *   fail   a splat; QEMU's status is not 0; a "Bail out!" at any level; a
  *          top-level "not ok" without a SKIP, XFAIL or TODO directive, or
  *          any TIMEOUT; a top-level ok or SKIP over a failing subtest or
  *          an unmet subtest plan; no top-level KTAP; a top-level plan
- *          missing or not met
- *   skip   every top-level result is a SKIP, or the plan is 1..0
+ *          missing, 1..0 or not met; a test skipped that is not
+ *          --optional; --hostcheck-failed
+ *   skip   an --optional test skipped, and nothing else failed
  *   pass   otherwise
  *
- * The output is key=value lines, always all of them, in this order:
- * verdict, ktap (complete, incomplete or absent), tests (the top-level
- * plan), passed, failed, skipped, xfail and timeout (top-level results, each
- * counted once: TODO counts as xfail), subtests_passed (XFAIL and TODO
- * included), subtests_failed (TIMEOUT included) and subtests_skipped (every
- * result below the top level), splats, reason (one line) and
- * first_splat_line (0 without a splat). The exit status is 0 with a
- * verdict, whatever it is, and 2 on a usage or I/O error.
+ * The output is key=value lines. Always, in this order: verdict, ktap
+ * (complete, incomplete or absent), tests (the top-level plan), passed,
+ * failed, skipped, xfail and timeout (top-level results, each counted
+ * once: TODO counts as xfail), subtests_passed (XFAIL and TODO included),
+ * subtests_failed (TIMEOUT included) and subtests_skipped (every result
+ * below the top level), splats, reason (one line) and first_splat_line (0
+ * without a splat). Then, only when there is one: hostcheck (pass, or
+ * "'CMD' failed"), v4l2_compliance (the totals a test printed as
+ * "# v4l2-compliance: total=N succeeded=N failed=N warnings=N"), and one
+ * line per failure and skip, in log order, with the test and what it says
+ * separated by a tab (tabs in the log become spaces, so the tab is the
+ * only one):
+ *
+ *   failed_case=TEST<TAB>DESCRIPTION  a failing case (not ok, TIMEOUT) of
+ *                                     TEST, by its KTAP description
+ *   failed_test=TEST<TAB>WHAT         TEST failed with no failing case: its
+ *                                     Bail out! or its own directive
+ *                                     ("exit status 1")
+ *   skipped_test=TEST<TAB>WHAT        TEST skipped and is not optional
+ *   optional_skip=TEST<TAB>WHAT       TEST skipped and is optional
+ *
+ * A test cut short by a panic, hang or the end of the log has no result
+ * line to name it: its failing cases name it by the "# Subtest: NAME" line
+ * the guest init prints above its KTAP, or "(unfinished test N)". The exit
+ * status is 0 with a verdict, whatever it is, and 2 on a usage or I/O
+ * error.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -59,7 +98,10 @@
 #define REASON_MAX (TEXT_MAX + 64)
 
 static const char usage[] =
-	"usage: verdict [--timed-out] [--exit-status N] CONSOLE_LOG";
+	"usage: verdict [--timed-out] [--exit-status N] [--qemu-stderr FILE]\n"
+	"               [--optional TEST]... [--hostcheck-passed | "
+	"--hostcheck-failed CMD]\n"
+	"               CONSOLE_LOG";
 
 enum {
 	SPLAT_PANIC = 1,	/* the kernel stopped: verdict=panic */
@@ -244,12 +286,72 @@ struct level {
 	struct problem problem;
 };
 
+/* What the output names, one line each, in log order. */
+enum record_kind {
+	FAILED_CASE,
+	FAILED_TEST,
+	SKIPPED_TEST,
+	OPTIONAL_SKIP,
+};
+
+static const char *const record_keys[] = {
+	[FAILED_CASE] = "failed_case",
+	[FAILED_TEST] = "failed_test",
+	[SKIPPED_TEST] = "skipped_test",
+	[OPTIONAL_SKIP] = "optional_skip",
+};
+
+struct record {
+	enum record_kind kind;
+	char *test, *text;
+};
+
+struct records {
+	struct record *r;
+	size_t nr, alloc;
+};
+
+struct strings {
+	char **s;
+	size_t nr, alloc;
+};
+
+/* The test running below the top level, until its top-level result. */
+struct running {
+	int seen;		/* a line of it was seen */
+	char name[TEXT_MAX];	/* from "# Subtest: NAME", or empty */
+	int none_planned;	/* its plan is 1..0 */
+	unsigned long cases, skipped_cases;
+	char skip[TEXT_MAX];	/* what its skip said */
+	char bail[TEXT_MAX];	/* its first Bail out! */
+	struct strings failed;	/* descriptions of its failing cases */
+};
+
+/* Diagnostics a test prints for the host, copied to the output. */
+struct diagnostic {
+	const char *prefix;	/* of a nested "# ..." line */
+	const char *key;	/* the output key */
+};
+
+static const struct diagnostic diagnostics[] = {
+	/* tests/guest/media/v4l2-compliance.c: the tool's totals */
+	{ "# v4l2-compliance: ", "v4l2_compliance" },
+};
+
 struct ktap {
 	int started;		/* the top-level version line was seen */
 	struct level level[MAX_DEPTH + 1];
 	unsigned long top[NR_RESULTS], sub[NR_RESULTS];
 	char last[TEXT_MAX];	/* the last KTAP line, for a hang */
 	char failure[TEXT_MAX];	/* the first failure, in log order */
+	struct running test;
+	struct records records;
+	unsigned long optional_skips;
+	char optional_skip[TEXT_MAX];	/* the reason for the first one */
+	char *diag[ARRAY_SIZE(diagnostics)];
+	const char **optional;	/* --optional tests */
+	size_t nr_optional;
+	unsigned long lines;	/* in the log */
 };
 
 struct verdict {
@@ -257,9 +359,20 @@ struct verdict {
 	char reason[REASON_MAX];
 };
 
+enum hostcheck {
+	HOSTCHECK_NONE,
+	HOSTCHECK_PASSED,
+	HOSTCHECK_FAILED,
+};
+
 struct options {
 	int timed_out;
 	int exit_status;
+	const char *qemu_stderr;
+	const char **optional;	/* names of tests that may skip */
+	size_t nr_optional;
+	enum hostcheck hostcheck;
+	const char *hostcheck_failed;	/* the command that failed */
 	const char *path;
 };
 
@@ -286,6 +399,56 @@ usage_error(const char *fmt, ...)
 	exit(2);
 }
 
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+static void strings_add(struct strings *l, const char *s)
+{
+	if (l->nr == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 8;
+		l->s = xrealloc(l->s, l->alloc * sizeof(*l->s));
+	}
+	l->s[l->nr++] = xstrdup(s);
+}
+
+static void strings_clear(struct strings *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nr; i++)
+		free(l->s[i]);
+	l->nr = 0;
+}
+
+static void record(struct ktap *k, enum record_kind kind, const char *test,
+		   const char *text)
+{
+	struct records *r = &k->records;
+
+	if (r->nr == r->alloc) {
+		r->alloc = r->alloc ? 2 * r->alloc : 8;
+		r->r = xrealloc(r->r, r->alloc * sizeof(*r->r));
+	}
+	r->r[r->nr].kind = kind;
+	r->r[r->nr].test = xstrdup(test);
+	r->r[r->nr].text = xstrdup(text);
+	r->nr++;
+}
+
 static int parse_status(const char *s)
 {
 	char *end;
@@ -298,9 +461,51 @@ static int parse_status(const char *s)
 	return (int)n;
 }
 
+/*
+ * "--name VALUE" or "--name=VALUE" at argv[*i]: the value (moving *i past
+ * it), or NULL when argv[*i] is another option.
+ */
+static const char *option_value(int argc, char **argv, int *i,
+				const char *name)
+{
+	const char *a = argv[*i];
+	size_t len = strlen(name);
+
+	if (strncmp(a, name, len))
+		return NULL;
+	if (a[len] == '=')
+		return a + len + 1;
+	if (a[len])
+		return NULL;
+	if (++*i == argc)
+		usage_error("option '%s' needs a value", name);
+	return argv[*i];
+}
+
+static void add_optional(struct options *o, const char *test)
+{
+	if (!*test)
+		usage_error("option '--optional' needs a test name");
+	o->optional = xrealloc(o->optional,
+			       (o->nr_optional + 1) * sizeof(*o->optional));
+	o->optional[o->nr_optional++] = test;
+}
+
+static void set_hostcheck(struct options *o, enum hostcheck h,
+			  const char *cmd)
+{
+	if (o->hostcheck != HOSTCHECK_NONE)
+		usage_error("more than one host check result");
+	if (h == HOSTCHECK_FAILED && !*cmd)
+		usage_error("option '--hostcheck-failed' needs a command");
+	o->hostcheck = h;
+	o->hostcheck_failed = cmd;
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int i, options = 1;
+	const char *v;
 
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -314,12 +519,19 @@ static void parse_options(int argc, char **argv, struct options *o)
 			options = 0;
 		} else if (!strcmp(a, "--timed-out")) {
 			o->timed_out = 1;
-		} else if (!strcmp(a, "--exit-status")) {
-			if (++i == argc)
-				usage_error("option '%s' needs a value", a);
-			o->exit_status = parse_status(argv[i]);
-		} else if (!strncmp(a, "--exit-status=", 14)) {
-			o->exit_status = parse_status(a + 14);
+		} else if ((v = option_value(argc, argv, &i,
+					     "--exit-status"))) {
+			o->exit_status = parse_status(v);
+		} else if ((v = option_value(argc, argv, &i,
+					     "--qemu-stderr"))) {
+			o->qemu_stderr = v;
+		} else if ((v = option_value(argc, argv, &i, "--optional"))) {
+			add_optional(o, v);
+		} else if (!strcmp(a, "--hostcheck-passed")) {
+			set_hostcheck(o, HOSTCHECK_PASSED, NULL);
+		} else if ((v = option_value(argc, argv, &i,
+					     "--hostcheck-failed"))) {
+			set_hostcheck(o, HOSTCHECK_FAILED, v);
 		} else {
 			usage_error("unknown option '%s'", a);
 		}
@@ -385,6 +597,50 @@ static int keyword(const char *s, const char *word)
 
 	return !strncasecmp(s, word, len) &&
 	       (!s[len] || isspace((unsigned char)s[len]));
+}
+
+/* What follows " # " in a KTAP line, or "". */
+static const char *directive(const char *text)
+{
+	const char *d = strstr(text, " # ");
+
+	if (!d)
+		return "";
+	for (d += 3; *d == ' '; d++)
+		;
+	return d;
+}
+
+/* The reason of a line's SKIP directive, or "". */
+static const char *skip_reason(const char *text)
+{
+	const char *d = directive(text);
+
+	if (!keyword(d, "SKIP"))
+		return "";
+	for (d += 4; isspace((unsigned char)*d); d++)
+		;
+	return d;
+}
+
+/* The description of a result line: after its number, up to " # ". */
+static void result_desc(const char *text, char *buf, size_t size)
+{
+	const char *p = text + (strncmp(text, "not ok ", 7) ? 3 : 7);
+	const char *end;
+	size_t len;
+
+	p = skip_digits(p);
+	while (*p == ' ')
+		p++;
+	end = strstr(p, " # ");
+	len = end ? (size_t)(end - p) : strlen(p);
+	while (len && p[len - 1] == ' ')
+		len--;
+	if (len >= size)
+		len = size - 1;
+	memcpy(buf, p, len);
+	buf[len] = '\0';
 }
 
 /* rest: what follows the test number, " desc # DIRECTIVE reason". */
@@ -600,6 +856,142 @@ static void judge(struct ktap *k, const struct line *l, unsigned long lineno)
 	memset(child, 0, sizeof(*child));
 }
 
+static int is_failing(enum result r)
+{
+	return r == RESULT_FAIL || r == RESULT_TIMEOUT;
+}
+
+/* Note what a line below the top level tells about the running test. */
+static void follow_test(struct ktap *k, const struct line *l)
+{
+	struct running *t = &k->test;
+	char desc[TEXT_MAX];
+	size_t i;
+
+	t->seen = 1;
+	switch (l->kind) {
+	case LINE_PLAN:
+		if (l->depth == 1 && !l->number) {
+			t->none_planned = 1;
+			set_first(t->skip, "%s", skip_reason(l->text));
+		}
+		break;
+	case LINE_RESULT:
+		if (l->depth != 1)
+			break;
+		t->cases++;
+		if (l->result == RESULT_SKIP) {
+			t->skipped_cases++;
+			set_first(t->skip, "%s", skip_reason(l->text));
+		} else if (is_failing(l->result)) {
+			result_desc(l->text, desc, sizeof(desc));
+			strings_add(&t->failed, desc);
+		}
+		break;
+	case LINE_BAIL:
+		set_first(t->bail, "%s", l->text);
+		break;
+	case LINE_DIAG:
+		if (l->depth == 1 && !strncmp(l->text, "# Subtest: ", 11))
+			snprintf(t->name, sizeof(t->name), "%s", l->text + 11);
+		for (i = 0; i < ARRAY_SIZE(diagnostics); i++) {
+			size_t len = strlen(diagnostics[i].prefix);
+
+			if (!k->diag[i] &&
+			    !strncmp(l->text, diagnostics[i].prefix, len))
+				k->diag[i] = xstrdup(l->text + len);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static int is_optional(const struct ktap *k, const char *test)
+{
+	size_t i;
+
+	for (i = 0; i < k->nr_optional; i++)
+		if (!strcmp(k->optional[i], test))
+			return 1;
+	return 0;
+}
+
+/* A test skipped: allowed if optional, else a failure. */
+static void test_skipped(struct ktap *k, const char *test, const char *what)
+{
+	if (is_optional(k, test)) {
+		record(k, OPTIONAL_SKIP, test, what);
+		if (!k->optional_skips++)
+			set_first(k->optional_skip,
+				  "optional test '%s' skipped: %s", test, what);
+		return;
+	}
+	record(k, SKIPPED_TEST, test, what);
+	set_first(k->failure, "test '%s' skipped: %s", test, what);
+}
+
+/* A SKIP result, a 1..0 plan or every case a SKIP. */
+static int is_skipped(const struct running *t, const struct line *l)
+{
+	return l->result == RESULT_SKIP || t->none_planned ||
+	       (t->cases && t->skipped_cases == t->cases);
+}
+
+static void reset_test(struct running *t)
+{
+	struct strings failed = t->failed;
+
+	strings_clear(&failed);
+	memset(t, 0, sizeof(*t));
+	t->failed = failed;
+}
+
+/*
+ * Name what the test that just ended failed in: its failing cases (unless
+ * XFAIL excuses them), else itself, with its Bail out! or its directive;
+ * or what it said when it skipped.
+ */
+static void finish_test(struct ktap *k, const struct line *l)
+{
+	struct running *t = &k->test;
+	char name[TEXT_MAX];
+	const char *what;
+	size_t i;
+
+	result_desc(l->text, name, sizeof(name));
+	if (l->result != RESULT_XFAIL)
+		for (i = 0; i < t->failed.nr; i++)
+			record(k, FAILED_CASE, name, t->failed.s[i]);
+	if (!t->failed.nr && (is_failing(l->result) || t->bail[0])) {
+		what = t->bail[0] ? t->bail : directive(l->text);
+		record(k, FAILED_TEST, name, *what ? what : "not ok");
+	} else if (!t->failed.nr && is_skipped(t, l)) {
+		what = t->skip[0] ? t->skip : skip_reason(l->text);
+		test_skipped(k, name, *what ? what : "no reason given");
+	}
+	reset_test(t);
+}
+
+/* The log ended inside a test: name what failed so far. */
+static void finish_unfinished(struct ktap *k)
+{
+	struct running *t = &k->test;
+	char name[64];
+	size_t i;
+
+	if (!t->seen || (!t->failed.nr && !t->bail[0]))
+		return;
+	snprintf(name, sizeof(name), "(unfinished test %lu)",
+		 k->level[0].results + 1);
+	for (i = 0; i < t->failed.nr; i++)
+		record(k, FAILED_CASE, t->name[0] ? t->name : name,
+		       t->failed.s[i]);
+	if (!t->failed.nr)
+		record(k, FAILED_TEST, t->name[0] ? t->name : name, t->bail);
+	reset_test(t);
+}
+
 static void ktap_result(struct ktap *k, const struct line *l,
 			unsigned long lineno)
 {
@@ -613,6 +1005,7 @@ static void ktap_result(struct ktap *k, const struct line *l,
 		return;
 	}
 	k->top[l->result]++;
+	finish_test(k, l);
 	if (l->number != lv->results)
 		set_first(k->failure,
 			  "result out of order at line %lu (expected %lu): %s",
@@ -627,6 +1020,8 @@ static void ktap_line(struct ktap *k, const struct line *l,
 	    (!k->started && (l->depth || l->kind != LINE_VERSION)))
 		return;
 	snprintf(k->last, sizeof(k->last), "%s", l->text);
+	if (l->depth)
+		follow_test(k, l);
 	switch (l->kind) {
 	case LINE_VERSION:
 		ktap_version(k, l, lineno);
@@ -656,6 +1051,7 @@ static void ktap_end(struct ktap *k)
 		set_first(k->failure, "no top-level KTAP version line");
 		return;
 	}
+	finish_unfinished(k);
 	/* An unfinished test: its plan cannot be judged, its failures can. */
 	for (d = MAX_DEPTH; d > 1; d--)
 		pass_up(k, d);
@@ -729,6 +1125,7 @@ static void read_log(FILE *f, const char *path, struct splats *s,
 	if (ferror(f))
 		die("cannot read '%s': %s", path, strerror(errno));
 	free(buf);
+	k->lines = lineno;
 	ktap_end(k);
 }
 
@@ -743,14 +1140,44 @@ say(struct verdict *v, const char *name, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The first line of QEMU's stderr, for a boot QEMU never ran. */
+static void qemu_error(const struct options *o, char *buf, size_t size)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+
+	buf[0] = '\0';
+	if (!o->qemu_stderr)
+		return;
+	f = fopen(o->qemu_stderr, "r");
+	if (!f)
+		die("cannot open '%s': %s", o->qemu_stderr, strerror(errno));
+	len = getline(&line, &cap, f);
+	if (ferror(f))
+		die("cannot read '%s': %s", o->qemu_stderr, strerror(errno));
+	if (len > 0) {
+		clean_line(line, len);
+		snprintf(buf, size, ": %s", line);
+	}
+	free(line);
+	fclose(f);
+}
+
 /* The first that applies, as listed at the top of this file. */
 static void decide(const struct options *o, const struct splats *s,
 		   const struct ktap *k, struct verdict *v)
 {
 	const unsigned long *top = k->top;
 	unsigned long results = k->level[0].results;
+	char err[TEXT_MAX];
 
-	if (s->panic[0])
+	if (!k->lines && !o->timed_out && o->exit_status) {
+		qemu_error(o, err, sizeof(err));
+		say(v, "error", "qemu exited with status %d%s", o->exit_status,
+		    err);
+	} else if (s->panic[0])
 		say(v, "panic", "%s", s->panic);
 	else if (o->timed_out && k->last[0])
 		say(v, "hang", "timed out after KTAP line '%s'", k->last);
@@ -763,9 +1190,15 @@ static void decide(const struct options *o, const struct splats *s,
 	else if (k->failure[0])
 		say(v, "fail", "%s", k->failure);
 	else if (!results)
-		say(v, "skip", "no tests planned");
-	else if (top[RESULT_SKIP] == results)
-		say(v, "skip", "all tests skipped");
+		say(v, "fail", "no tests planned");
+	else if (o->hostcheck == HOSTCHECK_FAILED)
+		say(v, "fail", "host check '%s' failed, see hostcheck.log",
+		    o->hostcheck_failed);
+	else if (k->optional_skips > 1)
+		say(v, "skip", "%s (and %lu more)", k->optional_skip,
+		    k->optional_skips - 1);
+	else if (k->optional_skips)
+		say(v, "skip", "%s", k->optional_skip);
 	else if (top[RESULT_PASS] == results)
 		say(v, "pass", "all tests passed");
 	else
@@ -798,8 +1231,38 @@ static void print_text(const char *s)
 	}
 }
 
-static void print_verdict(const struct verdict *v, const struct splats *s,
-			  const struct ktap *k)
+/* The lines after first_splat_line, only when there is something to say. */
+static void print_extra(const struct options *o, const struct ktap *k)
+{
+	size_t i;
+
+	if (o->hostcheck == HOSTCHECK_PASSED)
+		puts("hostcheck=pass");
+	if (o->hostcheck == HOSTCHECK_FAILED) {
+		fputs("hostcheck='", stdout);
+		print_text(o->hostcheck_failed);
+		puts("' failed");
+	}
+	for (i = 0; i < ARRAY_SIZE(diagnostics); i++) {
+		if (!k->diag[i])
+			continue;
+		printf("%s=", diagnostics[i].key);
+		print_text(k->diag[i]);
+		putchar('\n');
+	}
+	for (i = 0; i < k->records.nr; i++) {
+		const struct record *r = &k->records.r[i];
+
+		printf("%s=", record_keys[r->kind]);
+		print_text(r->test);
+		putchar('\t');
+		print_text(r->text);
+		putchar('\n');
+	}
+}
+
+static void print_verdict(const struct options *o, const struct verdict *v,
+			  const struct splats *s, const struct ktap *k)
 {
 	const unsigned long *top = k->top, *sub = k->sub;
 	const struct level *lv = &k->level[0];
@@ -820,24 +1283,27 @@ static void print_verdict(const struct verdict *v, const struct splats *s,
 	print_text(v->reason);
 	putchar('\n');
 	printf("first_splat_line=%lu\n", s->first_line);
+	print_extra(o, k);
 }
 
 int main(int argc, char **argv)
 {
 	static struct splats splats;
 	static struct ktap ktap;
-	struct options o = { 0, 0, NULL };
+	static struct options o;
 	static struct verdict verdict;
 	FILE *f;
 
 	parse_options(argc, argv, &o);
+	ktap.optional = o.optional;
+	ktap.nr_optional = o.nr_optional;
 	f = fopen(o.path, "r");
 	if (!f)
 		die("cannot open '%s': %s", o.path, strerror(errno));
 	read_log(f, o.path, &splats, &ktap);
 	fclose(f);
 	decide(&o, &splats, &ktap, &verdict);
-	print_verdict(&verdict, &splats, &ktap);
+	print_verdict(&o, &verdict, &splats, &ktap);
 	if (fflush(stdout) || ferror(stdout))
 		die("cannot write the verdict: %s", strerror(errno));
 	return 0;
