@@ -1,8 +1,9 @@
 #!/bin/sh
 # boot.sh KERNEL PROFILE: boot one profile on one kernel variant.
 # Everything lands in results/KERNEL/PROFILE/: console.log, qemu.stderr,
-# ktap.txt (the console without kernel lines), lseek.tsv (the lseek ABI
-# records), verdict (key=value from tools/lab/verdict) and result.json.
+# ktap.txt (the console without kernel lines, for people), lseek.tsv (the
+# lseek ABI records), verdict (key=value from tools/lab/verdict, the only
+# judge of the boot, plus the boot's facts) and result.json.
 # A boot that outlives the profile's timeout is killed and reported as a
 # hang; its console is kept.
 . "$(dirname "$0")/lib.sh"
@@ -69,37 +70,35 @@ rc=$?
 wall=$(elapsed "$start")
 [ -n "${watcher:-}" ] && kill "$watcher" "${drain:-}" 2>/dev/null
 
-timed_out=
-[ "$rc" = 124 ] || [ "$rc" = 137 ] && timed_out=--timed-out
-if [ ! -s console.log ] && [ -z "$timed_out" ] && [ "$rc" != 0 ]; then
-	# QEMU never ran the guest: a harness error, not a kernel verdict.
-	reason=$(head -n 1 qemu.stderr)
-	printf 'verdict=error\nreason=qemu exited with status %s: %s\n' \
-		"$rc" "$reason" >verdict
-else
-	"$TOOLS/verdict" $timed_out --exit-status "$rc" console.log >verdict ||
-		die "verdict failed on '$run/console.log'"
-fi
-# hostcheck=PROGRAM ARG...: host tools that judge what the guest left in
-# the images; one that fails fails the boot (unless it already failed).
+# hostcheck=PROGRAM ARG...: host tools that check what the guest left in
+# the images; their outcome goes to tools/verdict, which judges the boot.
+set -- --exit-status "$rc" --qemu-stderr qemu.stderr
+[ "$rc" = 124 ] || [ "$rc" = 137 ] && set -- "$@" --timed-out
 profile_get "$profile" hostcheck >hostcheck.list
 if [ -s hostcheck.list ]; then
-	hc=pass
+	failed_check=
 	: >hostcheck.log
 	while read -r prog args; do
 		echo "\$ $prog $args" >>hostcheck.log
 		# shellcheck disable=SC2086 # ARG... are words
 		if ! "$TOOLS/$prog" $args >>hostcheck.log 2>&1 </dev/null; then
-			[ "$hc" = pass ] && hc="'$prog $args' failed"
+			[ -n "$failed_check" ] || failed_check="$prog${args:+ $args}"
 		fi
 	done <hostcheck.list
-	echo "hostcheck=$hc" >>verdict
-	if [ "$hc" != pass ] && [ "$(kv verdict verdict)" = pass ]; then
-		sed -i -e 's/^verdict=pass$/verdict=fail/' \
-			-e "s|^reason=.*|reason=host check $hc, see hostcheck.log|" verdict
-		grep -q '^reason=' verdict || echo "reason=host check $hc, see hostcheck.log" >>verdict
+	if [ -n "$failed_check" ]; then
+		set -- "$@" --hostcheck-failed "$failed_check"
+	else
+		set -- "$@" --hostcheck-passed
 	fi
 fi
+# optional=TEST REASON: TEST may skip; its skip is reported, not failed.
+for t in $(profile_get "$profile" optional | cut -d' ' -f1); do
+	set -- "$@" --optional "$t"
+done
+# QEMU that never started may leave no console file at all.
+[ -e console.log ] || : >console.log
+"$TOOLS/verdict" "$@" console.log >verdict ||
+	die "verdict failed on '$run/console.log'"
 grep -v '^\[ *[0-9]*\.[0-9]*\]' console.log >ktap.txt
 sed -n 's/^ *# lseek: //p' console.log >lseek.tsv
 printf 'kernel=%s\nprofile=%s\naccel=%s\nwall=%s\nqemu_status=%s\n' \

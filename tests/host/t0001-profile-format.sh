@@ -18,7 +18,7 @@ refused() {
 }
 
 set -- $(ls "$TOP"/qemu-devices/*.profile)
-ktap_plan $((9 + $#))
+ktap_plan $((13 + $#))
 
 refused unknown-key "cannot parse '%s' line 4: unknown key 'qemu_args'"
 ktap_ok $? "unknown key names file line and key"
@@ -34,6 +34,12 @@ refused bad-tests "cannot parse '%s' line 2: bad tests 'core/a core' (expected A
 ktap_ok $? "test name without area is refused"
 refused no-equals "cannot parse '%s' line 4: expected key=value"
 ktap_ok $? "line without = is refused"
+refused optional-not-a-test "cannot parse '%s' line 2: optional test 'usb/b' is not in tests="
+ktap_ok $? "optional test not in tests= is refused, even before tests="
+refused optional-no-reason "cannot parse '%s' line 3: bad optional 'usb/b' (expected TEST REASON)"
+ktap_ok $? "optional test without a reason is refused"
+refused optional-twice "cannot parse '%s' line 4: optional test 'usb/b' given twice"
+ktap_ok $? "optional test given twice is refused"
 
 out=$("$profile" "$fx/valid.profile" tests | tr '\n' ' ')
 [ "$out" = "core/a usb/b " ]
@@ -41,6 +47,9 @@ ktap_ok $? "tests are printed one a line"
 out=$("$profile" "$fx/valid.profile" qemu | tr '\n' '|')
 [ "$out" = "-device edu|-device i6300esb|" ]
 ktap_ok $? "repeated qemu lines keep their order"
+out=$("$profile" "$fx/valid.profile" optional)
+[ "$out" = "usb/b no USB HID device in some QEMU builds" ]
+ktap_ok $? "optional lines print test and reason" || ktap_diag "got: $out"
 
 for p in "$@"; do
 	name=$(basename "$p" .profile)

@@ -8,7 +8,8 @@
  *
  * The format is flat data: "key=value" lines, "#" comments, blank lines.
  * Every error names file and line, so a broken profile is found at once and
- * never half-used by the runner.
+ * never half-used by the runner. An optional= line must name one of the
+ * profile's tests= and give the reason its skip is allowed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -123,6 +124,34 @@ static int valid_tool(const char *v)
 	return 1;
 }
 
+/* One AREA/NAME word at v; its length, or 0. */
+static size_t test_word(const char *v)
+{
+	const char *p = v;
+	int slash = 0;
+
+	for (; *p && *p != ' '; p++) {
+		if (*p == '/' && (p == v || p[-1] == '/'))
+			return 0;
+		if (*p == '/')
+			slash++;
+		else if (!valid_name_char((unsigned char)*p))
+			return 0;
+	}
+	if (slash != 1 || p == v || p[-1] == '/')
+		return 0;
+	return p - v;
+}
+
+/* "TEST REASON": a test of tests= whose skip is allowed, and why. */
+static int valid_optional(const char *v)
+{
+	size_t len = test_word(v);
+
+	return len && v[len] == ' ' && v[len + 1] != '\0' &&
+	       v[len + 1] != ' ';
+}
+
 /* Space separated AREA/NAME words, each a tests/guest/AREA/NAME.c program. */
 static int valid_tests(const char *v)
 {
@@ -158,6 +187,7 @@ static const struct key keys[] = {
 	{ "hostcheck", 1, 0, valid_hostcheck, "PROGRAM ARG..." },
 	{ "inject", 1, 0, valid_inject, "TAG MONITOR-COMMAND" },
 	{ "tool", 1, 0, valid_tool, "absolute path of a host program" },
+	{ "optional", 1, 0, valid_optional, "TEST REASON" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -191,11 +221,67 @@ static void print_value(const char *key, const char *value)
 	putchar('\n');
 }
 
+/* The optional= lines, checked against tests= once the file is read. */
+struct optional {
+	char *test;
+	unsigned int lineno;
+};
+
+static struct optional *optionals;
+static size_t nr_optionals;
+
+static void add_optional(const char *value, unsigned int lineno)
+{
+	size_t len = strcspn(value, " ");
+	struct optional *o;
+
+	optionals = realloc(optionals, (nr_optionals + 1) * sizeof(*o));
+	if (!optionals)
+		die("out of memory");
+	o = &optionals[nr_optionals++];
+	o->test = strndup(value, len);
+	if (!o->test)
+		die("out of memory");
+	o->lineno = lineno;
+}
+
+/* Is test one of the space separated words of tests? */
+static int in_tests(const char *tests, const char *test)
+{
+	size_t len = strlen(test);
+	const char *p;
+
+	for (p = tests; *p; p += strcspn(p, " ")) {
+		p += strspn(p, " ");
+		if (!strncmp(p, test, len) && (p[len] == ' ' || !p[len]))
+			return 1;
+	}
+	return 0;
+}
+
+static void check_optionals(const char *tests)
+{
+	size_t i, j;
+
+	for (i = 0; i < nr_optionals; i++) {
+		const struct optional *o = &optionals[i];
+
+		if (!in_tests(tests ? tests : "", o->test))
+			die("cannot parse '%s' line %u: optional test '%s' is "
+			    "not in tests=", file, o->lineno, o->test);
+		for (j = 0; j < i; j++)
+			if (!strcmp(optionals[j].test, o->test))
+				die("cannot parse '%s' line %u: optional test "
+				    "'%s' given twice", file, o->lineno,
+				    o->test);
+	}
+}
+
 /* One pass over the file: check every line, print KEY's values if asked. */
 static void scan(FILE *f, const char *want)
 {
 	unsigned int seen[NKEYS] = { 0 };
-	char *line = NULL;
+	char *line = NULL, *tests = NULL;
 	size_t cap = 0, i;
 	ssize_t len;
 	unsigned int lineno = 0;
@@ -225,6 +311,13 @@ static void scan(FILE *f, const char *want)
 		if (!k->valid(value))
 			die("cannot parse '%s' line %u: bad %s '%s' (expected %s)",
 			    file, lineno, k->name, value, k->expect);
+		if (!want && !strcmp(k->name, "tests")) {
+			tests = strdup(value);
+			if (!tests)
+				die("out of memory");
+		}
+		if (!want && !strcmp(k->name, "optional"))
+			add_optional(value, lineno);
 		if (want && !strcmp(want, k->name))
 			print_value(k->name, value);
 	}
@@ -235,6 +328,9 @@ static void scan(FILE *f, const char *want)
 		if (keys[i].required && !seen[i])
 			die("cannot parse '%s': missing key '%s'", file,
 			    keys[i].name);
+	if (!want)
+		check_optionals(tests);
+	free(tests);
 }
 
 int main(int argc, char **argv)
