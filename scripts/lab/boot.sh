@@ -71,7 +71,7 @@ wall=$(elapsed "$start")
 [ -n "${watcher:-}" ] && kill "$watcher" "${drain:-}" 2>/dev/null
 
 # hostcheck=PROGRAM ARG...: host tools that check what the guest left in
-# the images; their outcome goes to tools/verdict, which judges the boot.
+# the images; their outcome goes to tools/lab/verdict, which judges the boot.
 set -- --exit-status "$rc" --qemu-stderr qemu.stderr
 [ "$rc" = 124 ] || [ "$rc" = 137 ] && set -- "$@" --timed-out
 profile_get "$profile" hostcheck >hostcheck.list

@@ -10,8 +10,9 @@
 # host_tests host|kernels [--stop]
 #                    runs tests/host/tNNNN-*.sh: "host" those without a
 #                    "# needs: kernels" line, "kernels" only those with one
-#                    (tests/README.md); each top-level KTAP case counts, a
-#                    skip as skipped, never as passed. --stop ends at the
+#                    (tests/README.md); each top-level KTAP case counts
+#                    (tools/lab/verdict reads the KTAP), a skip as skipped,
+#                    never as passed. --stop ends at the
 #                    first failing test and returns 1
 # check_summary      the failures, the skips and the last line, "N passed,
 #                    N failed"; returns 0 only when nothing failed
@@ -56,19 +57,21 @@ host_tests() { # host_tests host|kernels [--stop]
 		log="$logdir/$name.log"
 		TMPDIR="$logdir/tmp-$name" sh -c 'mkdir -p "$TMPDIR" && exec sh "$0"' "$t" >"$log" 2>&1
 		rc=$?
-		# Top-level result lines of the test's KTAP.
-		n_ok=$(grep -c '^ok [0-9]' "$log")
-		n_skip=$(grep -c '^ok [0-9].*# [Ss][Kk][Ii][Pp]' "$log")
-		n_bad=$(grep -c '^not ok [0-9]' "$log")
-		n_ok=$((n_ok - n_skip))
-		grep '^not ok [0-9]' "$log" | while read -r line; do
-			echo "  $name: $line"
-		done
+		# The test's top-level results, as tools/lab/verdict counts
+		# them (the one KTAP reader).
+		v="$logdir/$name.verdict"
+		"$TOOLS/verdict" "$log" >"$v" || : >"$v"
+		n_ok=$(kv "$v" passed) n_skip=$(kv "$v" skipped)
+		n_bad=$(kv "$v" failed) n_timeout=$(kv "$v" timeout)
+		n_ok=${n_ok:-0} n_skip=${n_skip:-0}
+		n_bad=$((${n_bad:-0} + ${n_timeout:-0}))
+		_tab=$(printf '\t')
+		sed -n "s/^failed_test=\([^$_tab]*\)$_tab.*/  $name: not ok \1/p" "$v"
 		passed=$((passed + n_ok))
 		skipped=$((skipped + n_skip))
 		failed=$((failed + n_bad))
 		if [ "$rc" -ne 0 ] && [ "$n_bad" -eq 0 ]; then
-			count fail "$name" "exit status $rc without a failing case; log: $log"
+			count fail "$name" "exit status $rc without a failing case ($(kv "$v" reason)); log: $log"
 		else
 			printf '%-7s %s: %s passed, %s failed, %s skipped\n' \
 				"$([ "$n_bad" -eq 0 ] && echo ok || echo FAIL)" "$name" \

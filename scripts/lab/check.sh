@@ -1,17 +1,21 @@
 #!/bin/sh
 # check.sh: every test of the project, ending with "N passed, N failed".
 #   1. host tests, before any kernel is built: the llseek report, then each
-#      tests/host/tNNNN-*.sh without a "# needs: kernels" line prints KTAP;
-#      every top-level case counts (a skip is counted as skipped, never as
-#      passed); the first failing test stops the run (check-lib.sh)
+#      tests/host/tNNNN-*.sh without a "# needs: kernels" line prints KTAP,
+#      which tools/lab/verdict reads; every top-level case counts (a skip is
+#      counted as skipped, never as passed); the first failing test stops
+#      the run (check-lib.sh)
 #   2. allmodconfig single-object builds of the files the series touch
 #      (scripts/lab/compile-touched.sh), one case per compiled file; then
 #      the host tests marked "# needs: kernels"
 #   3. the boot matrix: both kernels are built and every profile is booted
-#      on both; each boot counts, and only a "pass" verdict passes, except
-#      a baseline boot with a recorded finding (patches/*/findings),
-#      which passes only when it fails in exactly the recorded cases (and
-#      with a splat or a failed host check exactly when one is recorded)
+#      on both; each boot counts by its verdict (tools/lab/verdict, the only
+#      judge): "pass" passes, "skip" (an optional= test skipped) is counted
+#      as skipped, anything else fails, except a baseline boot with a
+#      recorded finding (patches/*/findings), which passes only when it
+#      fails in exactly the recorded cases (named by their KTAP
+#      description; and with a splat or a failed host check exactly when
+#      one is recorded)
 #   4. v4l2-compliance totals, where a profile runs it: the patched kernel
 #      may fail no more checks and pass no fewer than the baseline
 #   5. the lseek ABI comparison of each profile: passes when nothing but
@@ -31,6 +35,31 @@ if [ "$failed" -ne 0 ] || ! host_tests host --stop; then
 	check_summary
 	exit 1
 fi
+
+tab=$(printf '\t')
+
+# terms LINES: findings lines (scripts/lab/findings.sh) on one line, for a
+# message: "TEST: DESCRIPTION; ...".
+terms() {
+	[ -n "$1" ] || { echo none; return; }
+	printf '%s\n' "$1" | sed "s/$tab/: /" | paste -sd';' - | sed 's/;/; /g'
+}
+
+# differ KNOWN GOT: what a finding records and the boot did not show, and
+# what the boot showed that no finding records.
+differ() {
+	printf '%s\n' "$1" >"$logdir/findings.known"
+	printf '%s\n' "$2" >"$logdir/findings.got"
+	printf 'recorded, not seen: %s; seen, not recorded: %s\n' \
+		"$(terms "$(comm -23 "$logdir/findings.known" "$logdir/findings.got")")" \
+		"$(terms "$(comm -13 "$logdir/findings.known" "$logdir/findings.got")")"
+}
+
+# summary LINES: how many cases, and the words: "2 case(s), splat".
+summary() {
+	printf '%s\n' "$1" | awk '/\t/ { n++; next } { w = w ", " $0 }
+		END { printf "%d case(s)%s\n", n, w }'
+}
 
 echo "== tree, kernels and initramfs"
 make -C "$TOP" --no-print-directory build initramfs KERNELS="baseline patched" ||
@@ -65,34 +94,37 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 			f="$RESULTS/$k/$p/verdict"
 			v=$(kv "$f" verdict)
 			known=
-			[ "$k" = baseline ] && known=$("$TOP/scripts/lab/findings.sh" "$p")
+			if [ "$k" = baseline ] &&
+				! known=$("$TOP/scripts/lab/findings.sh" "$p"); then
+				count fail "boot $k/$p" "the findings cannot be read (see above)"
+				continue
+			fi
 			if [ -n "$known" ]; then
 				# A finding: the baseline must fail in exactly the
 				# recorded cases, so the fix is proven both ways.
-				# What the baseline showed, in the findings' terms.
-				got=$({ "$TOP/scripts/lab/failed-cases.sh" "${f%verdict}ktap.txt"
-					[ "$(kv "$f" splats)" = 0 ] || echo splat
-					h=$(kv "$f" hostcheck)
-					[ -z "$h" ] || [ "$h" = pass ] || echo hostcheck
-				} | sort -u)
+				got=$(verdict_failures "$f")
 				# A splat may end the boot in a panic
 				# (softlockup_panic): still a failure, not a hang.
 				if { [ "$v" = fail ] || { [ "$v" = panic ] &&
 					echo "$known" | grep -qx splat; }; } &&
 					[ "$got" = "$known" ]; then
-					count pass "boot $k/$p fails as the findings record ($(echo $known))"
+					count pass "boot $k/$p fails as the findings record ($(summary "$known"))"
 					[ "$v" = panic ] && ended_in_finding=yes
 				else
-					count fail "boot $k/$p" "expected the recorded finding ($(echo $known)), got $v: $(echo $got) (console: ${f%verdict}console.log)"
+					count fail "boot $k/$p" "expected the recorded finding ($(summary "$known")), got $v; $(differ "$known" "$got") (console: ${f%verdict}console.log)"
 				fi
 			elif [ "$v" = pass ]; then
 				count pass "boot $k/$p"
+			elif [ "$v" = skip ]; then
+				# An optional= test skipped: allowed, and named.
+				count skip "boot $k/$p" "$(kv "$f" reason)"
 			else
 				count fail "boot $k/$p" "${v:-no verdict}: $(kv "$f" reason) (console: ${f%verdict}console.log)"
 			fi
 		done
 		# v4l2-compliance on the patched kernel must do no worse.
-		a=$(compliance baseline "$p") b=$(compliance patched "$p")
+		a=$(kv "$RESULTS/baseline/$p/verdict" v4l2_compliance)
+		b=$(kv "$RESULTS/patched/$p/verdict" v4l2_compliance)
 		if [ -n "$a$b" ]; then
 			if [ -n "$a" ] && [ -n "$b" ] && echo "$a $b" | awk '{
 				split($3, fa, "="); split($7, fb, "=")

@@ -138,10 +138,21 @@ kv() {
 	sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1
 }
 
-# compliance KERNEL PROFILE: the v4l2-compliance totals line of a boot
-# ("total=N succeeded=N failed=N warnings=N"), empty if it has none.
-compliance() {
-	sed -n 's/^ *# v4l2-compliance: //p' "$RESULTS/$1/$2/ktap.txt" 2>/dev/null | head -n 1
+# verdict_failures VERDICT: what a boot failed in, read from its verdict
+# file (tools/lab/verdict's output, never the console), in the terms of
+# scripts/lab/findings.sh, sorted: "TEST<TAB>DESCRIPTION" per failed case, a
+# line per test that failed or skipped as a whole (no finding records one,
+# so it never matches), "splat" and "hostcheck".
+verdict_failures() {
+	_tab=$(printf '\t')
+	{
+		sed -n 's/^failed_case=//p' "$1"
+		sed -n "s/^failed_test=\([^$_tab]*\)$_tab/\1${_tab}failed as a whole: /p" "$1"
+		sed -n "s/^skipped_test=\([^$_tab]*\)$_tab/\1${_tab}skipped: /p" "$1"
+		[ "$(kv "$1" splats)" = 0 ] || echo splat
+		_h=$(kv "$1" hostcheck)
+		[ -z "$_h" ] || [ "$_h" = pass ] || echo hostcheck
+	} | sort -u
 }
 
 # lab_git_identity: the fixed author, committer, dates and locale of every

@@ -5,7 +5,9 @@
 #   results/summary.json   every boot's result.json plus the run's facts
 #   results/index.html     the same matrix, linking each console log
 # Change across kernels: "regression" (baseline passed, patched does not),
-# "fixed" (the other way), "same", or "new failure"/"still failing" detail.
+# "fixed" (the other way), "same", or "changed" (both did not pass,
+# differently). Everything comes from each boot's verdict file (written by
+# tools/lab/verdict, the only reader of a boot's console).
 . "$(dirname "$0")/lib.sh"
 
 [ -d "$RESULTS" ] || die "no results in '$RESULTS': run 'make boot' first"
@@ -62,7 +64,7 @@ echo
 fmt='%-17s %-16s %-16s %-11s %s\n'
 printf "$fmt" profile baseline patched change "lseek ABI (baseline -> patched)"
 printf "$fmt" ------- -------- ------- ------ ---------
-n_pass=0 n_fail=0 n_reg=0 n_fix=0
+n_pass=0 n_fail=0 n_skip=0 n_reg=0 n_fix=0
 html_rows=
 for p in $profiles; do
 	c=$(change "$p")
@@ -72,6 +74,7 @@ for p in $profiles; do
 		v=$(kv "$RESULTS/$k/$p/verdict" verdict)
 		case $v in
 		pass) n_pass=$((n_pass + 1)) ;;
+		skip) n_skip=$((n_skip + 1)) ;;
 		"") ;;
 		*) n_fail=$((n_fail + 1)) ;;
 		esac
@@ -88,7 +91,9 @@ for p in $profiles; do
 "
 done
 echo
-echo "$n_pass boots passed, $n_fail did not; $n_reg regression(s), $n_fix fixed"
+skips=
+[ "$n_skip" = 0 ] || skips=", $n_skip skipped an optional test"
+echo "$n_pass boots passed, $n_fail did not$skips; $n_reg regression(s), $n_fix fixed"
 for p in $profiles; do
 	for k in baseline patched; do
 		v=$(kv "$RESULTS/$k/$p/verdict" verdict)
@@ -99,7 +104,8 @@ for p in $profiles; do
 	done
 done
 for p in $profiles; do
-	a=$(compliance baseline "$p") b=$(compliance patched "$p")
+	a=$(kv "$RESULTS/baseline/$p/verdict" v4l2_compliance)
+	b=$(kv "$RESULTS/patched/$p/verdict" v4l2_compliance)
 	[ -n "$a$b" ] && echo "v4l2-compliance on $p: baseline ${a:-not run}; patched ${b:-not run}"
 done
 [ -f "$RESULTS/matrix-wall" ] && echo "matrix wall time: $(cat "$RESULTS/matrix-wall") s"
@@ -141,7 +147,7 @@ td.hang { background: #fdb; } td.skip, td.none { background: #eee; }
 </style></head><body>
 <h1>bklfree regression matrix</h1>
 <p>accel: $accel_line<br>series: $tree_line<br>
-$n_pass boots passed, $n_fail did not; $n_reg regression(s), $n_fix fixed.
+$n_pass boots passed, $n_fail did not$skips; $n_reg regression(s), $n_fix fixed.
 Hover a cell for the verdict's reason; click it for the console log.</p>
 <table><tr><th>profile</th><th>baseline</th><th>patched</th><th>change</th><th>lseek ABI</th></tr>
 $html_rows</table>
