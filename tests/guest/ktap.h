@@ -24,6 +24,12 @@
  * arms an alarm for the timeout, runs the cases and exits 0 when every case
  * passed, 1 when any failed or the plan was not met, 4 when all skipped.
  * Never print a result line by hand: use ktap_ok(), ktap_skip(), ktap_bail().
+ * A skip fails the boot unless the profile marks the test optional=.
+ *
+ * "TEST --needs" prints the declared needs, one "device PATH" or "kconfig
+ * CONFIG_NAME" line each, and exits 0 without touching anything else: the
+ * host checks them against the profiles (tests/host/t0002). Any other
+ * argument is a usage error (exit 2).
  *
  * For waiting, bounded and without sleeps: ktap_now_ms() for deadlines and
  * ktap_wait_dev() for devices that show up late.
@@ -65,7 +71,8 @@ struct ktap_case {
 struct ktap_test {
 	unsigned int plan;		/* number of ktap_ok/ktap_skip calls */
 	const char *const *devices;	/* NULL-terminated paths that must exist */
-	const char *const *kconfig;	/* NULL-terminated CONFIG_ names, =y */
+	const char *const *kconfig;	/* NULL-terminated CONFIG_ names set
+					 * =y or =m */
 	unsigned int timeout;		/* seconds; 0 means 30 */
 	const char *upstream;		/* commit or patch the test guards */
 	void (*run)(void);		/* the cases, or NULL to run .cases */
@@ -238,7 +245,8 @@ static int ktap_kconfig_set(const char *name)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, name, len) && !strcmp(line + len, "=y\n"))
+		if (!strncmp(line, name, len) && (!strcmp(line + len, "=y\n") ||
+						  !strcmp(line + len, "=m\n")))
 			found = 1;
 	pclose(f);
 	return found;
@@ -254,11 +262,29 @@ static void ktap_on_alarm(int sig)
 	_exit(KTAP_FAIL);
 }
 
-int main(void)
+/* --needs: the declared needs, for the host; nothing else is done. */
+static int ktap_print_needs(const struct ktap_test *t)
+{
+	const char *const *p;
+
+	for (p = t->devices; p && *p; p++)
+		printf("device %s\n", *p);
+	for (p = t->kconfig; p && *p; p++)
+		printf("kconfig %s\n", *p);
+	return fflush(stdout) ? KTAP_FAIL : KTAP_PASS;
+}
+
+int main(int argc, char **argv)
 {
 	const struct ktap_test *t = &ktap_test;
 	const char *const *p;
 
+	if (argc == 2 && !strcmp(argv[1], "--needs"))
+		return ktap_print_needs(t);
+	if (argc > 1) {
+		fprintf(stderr, "usage: %s [--needs]\n", argv[0]);
+		return 2;
+	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	puts("KTAP version 1");
 	if (t->upstream)
