@@ -15,11 +15,14 @@ qemu=-drive if=none,id=fuzz,format=raw,file=fuzz.img
 qemu=-device virtio-blk-pci,drive=fuzz,serial=bklfree-fuzz
 kconfig=CONFIG_STAGING=y
 kconfig=CONFIG_MISC_FILESYSTEMS=y
-kconfig=CONFIG_AFFS_FS=y
+kconfig=CONFIG_AFFS_FS=m
 kconfig=CONFIG_BLK_DEV=y
-kconfig=CONFIG_BLK_DEV_LOOP=y
+kconfig=CONFIG_BLK_DEV_LOOP=m
 kconfig=CONFIG_VIRTIO=y
-kconfig=CONFIG_VIRTIO_BLK=y
+kconfig=CONFIG_VIRTIO_BLK=m
+module=virtio_blk
+module=loop
+module=affs
 cmdline=softlockup_panic=1
 cmdline=hung_task_panic=1
 tests=affs/fuzz-walk

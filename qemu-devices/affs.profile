@@ -22,19 +22,28 @@ qemu=-device usb-storage,bus=xhci.0,drive=ofs,serial=bklfree-ofs
 cmdline=bklfree.disks=bklfree-ffs:16:vd,bklfree-ffsdc:8:vd,bklfree-ofs:4:sd
 kconfig=CONFIG_STAGING=y
 kconfig=CONFIG_MISC_FILESYSTEMS=y
-kconfig=CONFIG_AFFS_FS=y
+kconfig=CONFIG_AFFS_FS=m
 kconfig=CONFIG_BLK_DEV=y
-kconfig=CONFIG_BLK_DEV_LOOP=y
+kconfig=CONFIG_BLK_DEV_LOOP=m
 kconfig=CONFIG_VIRTIO=y
-kconfig=CONFIG_VIRTIO_BLK=y
+kconfig=CONFIG_VIRTIO_BLK=m
 kconfig=CONFIG_USB_SUPPORT=y
-kconfig=CONFIG_USB=y
+kconfig=CONFIG_USB=m
 kconfig=CONFIG_USB_PCI=y
-kconfig=CONFIG_USB_XHCI_HCD=y
-kconfig=CONFIG_USB_XHCI_PCI=y
-kconfig=CONFIG_SCSI=y
-kconfig=CONFIG_BLK_DEV_SD=y
-kconfig=CONFIG_USB_STORAGE=y
+kconfig=CONFIG_USB_XHCI_HCD=m
+kconfig=CONFIG_USB_XHCI_PCI=m
+kconfig=CONFIG_SCSI=m
+kconfig=CONFIG_BLK_DEV_SD=m
+kconfig=CONFIG_USB_STORAGE=m
+kconfig=CONFIG_INPUT_MOUSEDEV=m
+module=virtio_blk
+module=loop
+module=affs
+module=xhci-pci
+module=usb-storage
+module=sd_mod
+# lseek/driver-lseek opens /dev/input/mice (finding 0112 needs it here).
+module=mousedev
 tests=affs/readback affs/modify lseek/driver-lseek
 hostcheck=fsck.affs ffs.img
 hostcheck=fsck.affs ffsdc.img

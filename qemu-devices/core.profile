@@ -8,3 +8,11 @@ timeout=60
 # /dev/cpu_dma_latency (kernel/power/qos.c) exists only with CPU_IDLE; its
 # lseek is checked by lseek/driver-lseek (patches/core 0112).
 kconfig=CONFIG_CPU_IDLE=y
+kconfig=CONFIG_BLK_DEV=y
+kconfig=CONFIG_BLK_DEV_LOOP=m
+kconfig=CONFIG_INPUT_MOUSEDEV=m
+kconfig=CONFIG_INPUT_EVDEV=m
+# lseek/driver-lseek opens /dev/loop-control and /dev/input/mice.
+module=loop
+module=mousedev
+module=evdev

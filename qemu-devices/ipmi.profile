@@ -6,9 +6,11 @@
 description=ipmi-bmc-sim on isa-ipmi-kcs: /dev/ipmi0 Get Device ID and Get Self Test
 qemu=-device ipmi-bmc-sim,id=bmc0
 qemu=-device isa-ipmi-kcs,bmc=bmc0
-kconfig=CONFIG_IPMI_HANDLER=y
-kconfig=CONFIG_IPMI_DEVICE_INTERFACE=y
-kconfig=CONFIG_IPMI_SI=y
+kconfig=CONFIG_IPMI_HANDLER=m
+kconfig=CONFIG_IPMI_DEVICE_INTERFACE=m
+kconfig=CONFIG_IPMI_SI=m
 kconfig=CONFIG_DMI=y
+module=ipmi_si
+module=ipmi_devintf
 tests=ipmi/devintf
 timeout=60

@@ -5,9 +5,12 @@
 description=isa-parallel: lp writes and ppdev claim, data and control lines
 qemu=-chardev file,id=lpt,path=parallel.out
 qemu=-device isa-parallel,chardev=lpt
-kconfig=CONFIG_PARPORT=y
-kconfig=CONFIG_PARPORT_PC=y
-kconfig=CONFIG_PRINTER=y
-kconfig=CONFIG_PPDEV=y
+kconfig=CONFIG_PARPORT=m
+kconfig=CONFIG_PARPORT_PC=m
+kconfig=CONFIG_PRINTER=m
+kconfig=CONFIG_PPDEV=m
+module=parport_pc
+module=lp
+module=ppdev
 tests=parallel/lp parallel/ppdev
 timeout=60

@@ -3,7 +3,8 @@
 # BAR0, and a legacy interrupt counted through /dev/uio0.
 description=edu PCI device bound to uio_pci_generic: BAR0 registers and INTx
 qemu=-device edu
-kconfig=CONFIG_UIO=y
-kconfig=CONFIG_UIO_PCI_GENERIC=y
+kconfig=CONFIG_UIO=m
+kconfig=CONFIG_UIO_PCI_GENERIC=m
+module=uio_pci_generic
 tests=pci/edu-uio
 timeout=60

@@ -7,23 +7,31 @@ qemu=-device usb-kbd,bus=xhci.0
 qemu=-device usb-mouse,bus=xhci.0
 qemu=-device usb-tablet,bus=xhci.0
 kconfig=CONFIG_USB_SUPPORT=y
-kconfig=CONFIG_USB=y
+kconfig=CONFIG_USB=m
 kconfig=CONFIG_USB_PCI=y
-kconfig=CONFIG_USB_XHCI_HCD=y
-kconfig=CONFIG_USB_XHCI_PCI=y
+kconfig=CONFIG_USB_XHCI_HCD=m
+kconfig=CONFIG_USB_XHCI_PCI=m
 kconfig=CONFIG_INPUT=y
-kconfig=CONFIG_INPUT_EVDEV=y
-kconfig=CONFIG_INPUT_MOUSEDEV=y
-kconfig=CONFIG_HID=y
+kconfig=CONFIG_INPUT_EVDEV=m
+kconfig=CONFIG_INPUT_MOUSEDEV=m
+kconfig=CONFIG_HID=m
 kconfig=CONFIG_HIDRAW=y
-kconfig=CONFIG_HID_GENERIC=y
-kconfig=CONFIG_USB_HID=y
+kconfig=CONFIG_HID_GENERIC=m
+kconfig=CONFIG_USB_HID=m
 kconfig=CONFIG_USB_HIDDEV=y
-tests=usb/hid-evdev usb/hidraw usb/hiddev lseek/driver-lseek
+kconfig=CONFIG_BLK_DEV=y
+kconfig=CONFIG_BLK_DEV_LOOP=m
+module=xhci-pci
 # hiddev only takes HID interfaces with a non-input application collection;
 # QEMU's keyboard, mouse and tablet (all 0627:0001) get it through the
 # HIDDEV_FORCE quirk (0x10, include/linux/hid.h).
-cmdline=usbhid.quirks=0x0627:0x0001:0x10
+module=usbhid quirks=0x0627:0x0001:0x10
+module=hid-generic
+module=evdev
+module=mousedev
+# lseek/driver-lseek opens /dev/loop-control too.
+module=loop
+tests=usb/hid-evdev usb/hidraw usb/hiddev lseek/driver-lseek
 # Each tag is a "# bklfree-inject: TAG" line a guest test prints once its
 # device nodes are open; the runner sends that tag's monitor commands. Every
 # test has its own tags, so its events never reach another test. mouse_set

@@ -11,11 +11,13 @@ qemu=-device usb-serial,bus=xhci.0,chardev=usbser
 qemu=-chardev socket,id=uart,path=usb-serial.sock
 qemu=-device isa-serial,chardev=uart,index=1
 kconfig=CONFIG_USB_SUPPORT=y
-kconfig=CONFIG_USB=y
+kconfig=CONFIG_USB=m
 kconfig=CONFIG_USB_PCI=y
-kconfig=CONFIG_USB_XHCI_HCD=y
-kconfig=CONFIG_USB_XHCI_PCI=y
-kconfig=CONFIG_USB_SERIAL=y
-kconfig=CONFIG_USB_SERIAL_FTDI_SIO=y
+kconfig=CONFIG_USB_XHCI_HCD=m
+kconfig=CONFIG_USB_XHCI_PCI=m
+kconfig=CONFIG_USB_SERIAL=m
+kconfig=CONFIG_USB_SERIAL_FTDI_SIO=m
+module=xhci-pci
+module=ftdi_sio
 tests=usb/serial-loop
 timeout=60

@@ -14,16 +14,21 @@ qemu=-device scsi-hd,bus=uas.0,scsi-id=0,lun=0,drive=uas,serial=bklfree-uas
 # serial= and image= above, both SCSI disks.
 cmdline=bklfree.disks=bklfree-bot:8:sd,bklfree-uas:8:sd
 kconfig=CONFIG_USB_SUPPORT=y
-kconfig=CONFIG_USB=y
+kconfig=CONFIG_USB=m
 kconfig=CONFIG_USB_PCI=y
-kconfig=CONFIG_USB_XHCI_HCD=y
-kconfig=CONFIG_USB_XHCI_PCI=y
-kconfig=CONFIG_SCSI=y
-kconfig=CONFIG_BLK_DEV_SD=y
-kconfig=CONFIG_CHR_DEV_SG=y
+kconfig=CONFIG_USB_XHCI_HCD=m
+kconfig=CONFIG_USB_XHCI_PCI=m
+kconfig=CONFIG_SCSI=m
+kconfig=CONFIG_BLK_DEV_SD=m
+kconfig=CONFIG_CHR_DEV_SG=m
 kconfig=CONFIG_BLK_DEV_BSG=y
-kconfig=CONFIG_USB_STORAGE=y
-kconfig=CONFIG_USB_UAS=y
+kconfig=CONFIG_USB_STORAGE=m
+kconfig=CONFIG_USB_UAS=m
+module=xhci-pci
+module=usb-storage
+module=uas
+module=sd_mod
+module=sg
 tests=block/pattern scsi/sg-inquiry scsi/bsg-inquiry
 # A boot takes 3-5 s under TCG. A disk that never shows up costs each of
 # the three disk tests its 10 s wait (tests/guest/disks.h): 60 s still

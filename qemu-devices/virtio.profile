@@ -18,17 +18,23 @@ qemu=-device scsi-hd,bus=vscsi.0,drive=vscsi,serial=bklfree-vscsi
 # serial= and image= above, vd for virtio-blk, sd for the SCSI disk.
 cmdline=bklfree.disks=bklfree-vblk:8:vd,bklfree-vscsi:8:sd
 kconfig=CONFIG_VIRTIO=y
-kconfig=CONFIG_HW_RANDOM=y
-kconfig=CONFIG_HW_RANDOM_VIRTIO=y
-kconfig=CONFIG_VIRTIO_CONSOLE=y
+kconfig=CONFIG_HW_RANDOM=m
+kconfig=CONFIG_HW_RANDOM_VIRTIO=m
+kconfig=CONFIG_VIRTIO_CONSOLE=m
 kconfig=CONFIG_BLK_DEV=y
-kconfig=CONFIG_VIRTIO_BLK=y
-kconfig=CONFIG_SCSI=y
+kconfig=CONFIG_VIRTIO_BLK=m
+kconfig=CONFIG_SCSI=m
 kconfig=CONFIG_SCSI_LOWLEVEL=y
-kconfig=CONFIG_SCSI_VIRTIO=y
-kconfig=CONFIG_BLK_DEV_SD=y
-kconfig=CONFIG_CHR_DEV_SG=y
+kconfig=CONFIG_SCSI_VIRTIO=m
+kconfig=CONFIG_BLK_DEV_SD=m
+kconfig=CONFIG_CHR_DEV_SG=m
 kconfig=CONFIG_BLK_DEV_BSG=y
+module=virtio-rng
+module=virtio_console
+module=virtio_blk
+module=virtio_scsi
+module=sd_mod
+module=sg
 tests=virtio/hwrng virtio/vport block/pattern scsi/sg-inquiry scsi/bsg-inquiry
 # A boot takes 3-5 s under TCG. A disk that never shows up costs each of
 # the three disk tests its 10 s wait (tests/guest/disks.h): 60 s still

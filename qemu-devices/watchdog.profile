@@ -5,7 +5,8 @@ description=i6300esb watchdog: info, timeout, keepalive, magic close
 qemu=-device i6300esb
 qemu=-action watchdog=none
 kconfig=CONFIG_WATCHDOG=y
-kconfig=CONFIG_WATCHDOG_CORE=y
-kconfig=CONFIG_I6300ESB_WDT=y
+kconfig=CONFIG_WATCHDOG_CORE=m
+kconfig=CONFIG_I6300ESB_WDT=m
+module=i6300esb
 tests=watchdog/i6300esb
 timeout=60

@@ -7,7 +7,7 @@
 # failure with its mutations (from fuzz.img.index) and where the console
 # log is.
 #
-# It never builds a kernel: build/kernel/KERNEL/bzImage must exist ("run
+# It never builds a kernel: build/kernel/KERNEL/vmlinux must exist ("run
 # make build first" otherwise). BOOT_TIMEOUT (seconds, default about one
 # second an image plus 300) replaces the profile's timeout for these boots.
 # Exit status 0 when every boot passed, 1 otherwise.
@@ -26,10 +26,10 @@ kernels=${KERNELS:-baseline patched}
 timeout=${BOOT_TIMEOUT:-$((count + 300))}
 
 for k in $kernels; do
-	need_file "$KTREES/$k/bzImage" "run make build first"
+	need_file "$(kernel_image "$k")" "run make build first"
 done
 for f in "$TOOLS/affs-fuzz" "$TOOLS/mkfs.affs" "$TOOLS/verdict" \
-	"$TOOLS/profile" "$BUILD/initramfs.cpio"; do
+	"$TOOLS/profile" "$BUILD/initramfs/base.cpio"; do
 	need_file "$f" "run 'make tools guest initramfs' first"
 done
 

@@ -1,12 +1,12 @@
 #!/bin/sh
-# accel.sh BZIMAGE: decide between KVM and TCG, once per host boot.
+# accel.sh KERNEL-IMAGE: decide between KVM and TCG, once per host boot.
 # /dev/kvm can exist while nested KVM hangs before the kernel prints a
 # line, so KVM is used only when a probe boot with it reaches the first KTAP
 # line (userspace) within the probe timeout. The answer and the reason go
 # to build/accel, keyed by the host's boot id.
 . "$(dirname "$0")/lib.sh"
 
-kernel=$(realpath "${1:?usage: accel.sh BZIMAGE}") || die "no kernel '$1'"
+kernel=$(realpath "${1:?usage: accel.sh KERNEL-IMAGE}") || die "no kernel '$1'"
 boot_id=$(cat /proc/sys/kernel/random/boot_id 2>/dev/null)
 if [ -f "$BUILD/accel" ] && [ "$(sed -n 2p "$BUILD/accel")" = "$boot_id" ]; then
 	exit 0
@@ -19,7 +19,7 @@ if [ -w /dev/kvm ]; then
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	start=$(now)
-	(cd "$dir" && run_qemu kvm "$kernel" "bklfree.tests=" "$probe_secs")
+	(cd "$dir" && run_qemu kvm "$kernel" "$BUILD/initramfs/base.cpio" "bklfree.tests=" "$probe_secs")
 	rc=$?
 	if grep -q '^KTAP version 1' "$dir/console.log" 2>/dev/null; then
 		answer="kvm probe boot reached userspace in $(elapsed "$start") s"

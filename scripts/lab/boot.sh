@@ -11,9 +11,8 @@
 kernel=${1:?usage: boot.sh KERNEL PROFILE}
 profile=${2:?usage: boot.sh KERNEL PROFILE}
 check_profiles "$profile"
-bz="$KTREES/$kernel/bzImage"
-need_file "$bz" "run 'make build KERNELS=$kernel' first"
-need_file "$BUILD/initramfs.cpio" "run 'make initramfs' first"
+image=$(kernel_image "$kernel")
+need_file "$image" "run 'make build KERNELS=$kernel' first"
 command -v "$QEMU" >/dev/null ||
 	die "'$QEMU' not found: apt-get install qemu-system-x86 (or run 'make deps')"
 
@@ -33,6 +32,9 @@ profile_get "$profile" image | while read -r name mib maker args; do
 	fi
 done || die "cannot create the images of profile '$profile'"
 
+# This boot's initramfs: the shared base, the profile's tests and modules.
+profile_initrd "$kernel" "$profile" initrd.cpio || exit 1
+
 tests=$(profile_get "$profile" tests | paste -sd, -)
 cmdline="bklfree.tests=$tests $(profile_get "$profile" cmdline | paste -sd' ' -)"
 # BOOT_TIMEOUT overrides the profile's timeout (make fuzz-affs runs longer).
@@ -41,6 +43,11 @@ accel=$(qemu_accel)
 # Profile qemu= lines are whitespace-separated arguments, never globbed.
 set -f
 set -- $(profile_get "$profile" qemu)
+# tool= programs run from the host's /usr, shared read-only.
+if [ -n "$(profile_get "$profile" tool)" ]; then
+	set -- "$@" $(host_usr_args)
+	cmdline="$cmdline bklfree.hostusr"
+fi
 set +f
 
 # Profiles with inject= lines get a monitor on a pair of FIFOs; a watcher
@@ -65,7 +72,7 @@ if [ -s inject.list ]; then
 fi
 
 start=$(now)
-run_qemu "$accel" "$bz" "$cmdline" "$secs" "$@"
+run_qemu "$accel" "$image" initrd.cpio "$cmdline" "$secs" "$@"
 rc=$?
 wall=$(elapsed "$start")
 [ -n "${watcher:-}" ] && kill "$watcher" "${drain:-}" 2>/dev/null

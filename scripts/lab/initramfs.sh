@@ -1,11 +1,14 @@
 #!/bin/sh
-# initramfs.sh: build/initramfs.cpio, shared by every profile and kernel.
-# busybox-static and its applets, tests/guest/init as /init, the static
-# guest tests built under build/guest/tests, and every Debian program a
-# profile names with tool=, at its host path with the shared libraries and
-# loader that ldd lists for it. The archive is written by the
-# kernel's own usr/gen_init_cpio from a file list, so device nodes need no
-# root and the archive is the same bytes for the same inputs.
+# initramfs.sh: build/initramfs/base.cpio, the part every boot shares:
+# busybox-static with its applets in /bin and /sbin, tests/guest/init as
+# /init, and the empty mount points. /usr stays empty: a profile with tool=
+# lines gets the host's /usr there, read-only over virtio-9p, and /lib64
+# and /lib/x86_64-linux-gnu point into it for the host programs' loader. Each boot appends its own
+# archive (scripts/lib.sh profile_initrd): the profile's guest tests and
+# modules. Archives are written by the kernel's own usr/gen_init_cpio from a
+# file list, so device nodes need no root and the same inputs give the same
+# bytes. The tool= programs are checked here, on the host, so a missing one
+# is named before any boot.
 . "$(dirname "$0")/lib.sh"
 need_tree
 
@@ -15,7 +18,6 @@ need_file "$busybox" "apt-get install busybox-static (or run 'make deps')"
 if ldd "$busybox" >/dev/null 2>&1; then
 	die "'$busybox' is dynamically linked: apt-get install busybox-static"
 fi
-need_file "$BUILD/guest/tests" "build the guest tests first ('make guest')"
 
 gen="$TOOLS/gen_init_cpio"
 if [ ! -x "$gen" ] || [ "$PRISTINE/usr/gen_init_cpio.c" -nt "$gen" ]; then
@@ -24,48 +26,39 @@ if [ ! -x "$gen" ] || [ "$PRISTINE/usr/gen_init_cpio.c" -nt "$gen" ]; then
 		die "cannot build usr/gen_init_cpio"
 fi
 
-# The host programs of all profiles and the libraries they load.
-tools=$(for p in $(all_profiles); do profile_get "$p" tool || exit 1; done | sort -u) ||
-	die "cannot read the profiles' tool= lines"
-files=
-for t in $tools; do
-	[ -x "$t" ] || die "'$t' named by a profile's tool= line is missing; install its Debian package (dpkg -S $t on a machine that has it)"
-	libs=$(ldd "$t" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\) .*/\1/p; s/^[[:space:]]*\(\/[^ ]*\) .*/\1/p')
-	files="$files $t $libs"
+# The guest runs tool= programs from the host's /usr: they must live there.
+for p in $(all_profiles); do
+	for t in $(profile_get "$p" tool) ; do
+		case $t in
+		/usr/*) ;;
+		*) die "'$t' named by qemu-devices/$p.profile is not under /usr, which is all the guest sees of the host" ;;
+		esac
+		[ -x "$t" ] || die "'$t' named by qemu-devices/$p.profile is missing; install its Debian package (dpkg -S $t on a machine that has it)"
+	done
 done
-files=$(printf '%s\n' $files | sort -u)
 
-list="$BUILD/initramfs.list"
+out="$BUILD/initramfs"
+mkdir -p "$out"
+list="$out/base.list"
 {
-	for d in /bin /sbin /dev /proc /sys /tmp /etc /usr /usr/bin /tests; do
+	for d in /bin /sbin /dev /proc /sys /tmp /etc /usr /tests /lib /lib/modules; do
 		echo "dir $d 0755 0 0"
 	done
+	# The host's loader and libraries, once /usr is mounted: Debian's
+	# /usr/lib64/ld-linux-x86-64.so.2 is an absolute link into
+	# /lib/x86_64-linux-gnu, and /lib itself holds this boot's modules.
+	echo "slink /lib64 /usr/lib64 0777 0 0"
+	echo "slink /lib/x86_64-linux-gnu /usr/lib/x86_64-linux-gnu 0777 0 0"
 	echo "nod /dev/console 0600 0 0 c 5 1"
 	echo "nod /dev/null 0666 0 0 c 1 3"
 	echo "file /init $TOP/tests/guest/init 0755 0 0"
 	echo "file /bin/busybox $busybox 0755 0 0"
-	"$busybox" --list-full | while read -r applet; do
-		[ "$applet" = bin/busybox ] || echo "slink /$applet /bin/busybox 0777 0 0"
-	done
-	(cd "$BUILD/guest" && find tests -mindepth 1 | sort) | while read -r f; do
-		if [ -d "$BUILD/guest/$f" ]; then
-			echo "dir /$f 0755 0 0"
-		else
-			echo "file /$f $BUILD/guest/$f 0755 0 0"
-		fi
-	done
-	# Host programs last, so they win over a busybox applet of the same
-	# name; parent directories first, links resolved.
-	for f in $files; do
-		d=$(dirname "$f")
-		while [ "$d" != / ]; do echo "$d"; d=$(dirname "$d"); done
-	done | sort -u | grep -vxE '/(bin|sbin|dev|proc|sys|tmp|etc|usr|usr/bin|tests)' |
-		while read -r d; do echo "dir $d 0755 0 0"; done
-	for f in $files; do
-		echo "file $f $(readlink -f "$f") 0755 0 0"
+	# Every applet in /bin or /sbin, none in /usr: that is the host's.
+	"$busybox" --list-full | sed -n 's|^\(usr/\)\{0,1\}\(s\{0,1\}bin\)/\(.*\)|/\2/\3|p' |
+		sort -u | while read -r applet; do
+		[ "$applet" = /bin/busybox ] || echo "slink $applet /bin/busybox 0777 0 0"
 	done
 } >"$list"
-"$gen" "$list" >"$BUILD/initramfs.cpio.tmp" ||
-	die "gen_init_cpio failed on '$list'"
-mv "$BUILD/initramfs.cpio.tmp" "$BUILD/initramfs.cpio"
-progress initramfs "$(wc -c <"$BUILD/initramfs.cpio") bytes, $(grep -c '^file /tests' "$list") guest tests, $(echo $tools | wc -w) host programs"
+"$gen" "$list" >"$out/base.cpio.tmp" || die "gen_init_cpio failed on '$list'"
+mv "$out/base.cpio.tmp" "$out/base.cpio"
+progress initramfs "base $(wc -c <"$out/base.cpio") bytes (busybox, init); tests and modules are added per boot"

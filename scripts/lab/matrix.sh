@@ -14,7 +14,7 @@ for k in $KERNELS; do
 done
 
 set -- $KERNELS
-"$TOP/scripts/lab/accel.sh" "$KTREES/$1/bzImage" || exit 1
+"$TOP/scripts/lab/accel.sh" "$(kernel_image "$1")" || exit 1
 progress matrix "$(echo $KERNELS | wc -w) kernels x $(echo $PROFILES | wc -w) profiles, accel $(qemu_accel), 2 guests at a time"
 start=$(now)
 for p in $PROFILES; do

@@ -234,6 +234,35 @@ static inline unsigned int ktap_wait_dev(const char *subdir,
 	return calls;
 }
 
+/* ktap_wait_dev()'s ready() for one path: there yet? */
+static int ktap_dev_there(void *path)
+{
+	return access(path, F_OK) ? KTAP_WAIT : KTAP_READY;
+}
+
+/*
+ * A needed device may still be probing when the test starts (a module's
+ * driver probes from a work item, USB enumerates): wait for its node at
+ * most KTAP_DEV_WAIT_MS, watching its directory, before calling it absent.
+ */
+#define KTAP_DEV_WAIT_MS 3000
+
+static int ktap_dev_present(const char *path)
+{
+	char dir[256];
+	char *slash;
+
+	if (!access(path, F_OK))
+		return 1;
+	snprintf(dir, sizeof(dir), "%s", path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	ktap_wait_dev(strcmp(dir, "/dev") ? dir : NULL, ktap_dev_there,
+		      (void *)path, KTAP_DEV_WAIT_MS);
+	return !access(path, F_OK);
+}
+
 static int ktap_kconfig_set(const char *name)
 {
 	size_t len = strlen(name);
@@ -290,7 +319,7 @@ int main(int argc, char **argv)
 	if (t->upstream)
 		ktap_diag("guards %s", t->upstream);
 	for (p = t->devices; p && *p; p++) {
-		if (access(*p, F_OK)) {
+		if (!ktap_dev_present(*p)) {
 			printf("1..0 # SKIP %s absent\n", *p);
 			return KTAP_SKIP;
 		}

@@ -111,7 +111,7 @@ static int valid_inject(const char *v)
 	return p != v && *p == ' ' && p[1] != '\0' && p[1] != ' ';
 }
 
-/* An absolute path of a host program the guest runs (copied with its libraries). */
+/* An absolute path of a host program the guest runs from the host's /usr, shared read-only. */
 static int valid_tool(const char *v)
 {
 	const char *p;
@@ -152,6 +152,26 @@ static int valid_optional(const char *v)
 	       v[len + 1] != ' ';
 }
 
+/*
+ * "NAME [PARAM=VALUE...]": a module of the lab kernel that the guest's init
+ * loads with modprobe before the tests; it and what it depends on are packed
+ * into this profile's initramfs.
+ */
+static int valid_module(const char *v)
+{
+	const char *p = v;
+
+	while (islower((unsigned char)*p) || isdigit((unsigned char)*p) ||
+	       *p == '_' || *p == '-')
+		p++;
+	if (p == v || (*p != '\0' && *p != ' '))
+		return 0;
+	for (; *p; p++)
+		if (!isgraph((unsigned char)*p) && *p != ' ')
+			return 0;
+	return 1;
+}
+
 /* Space separated AREA/NAME words, each a tests/guest/AREA/NAME.c program. */
 static int valid_tests(const char *v)
 {
@@ -188,6 +208,7 @@ static const struct key keys[] = {
 	{ "inject", 1, 0, valid_inject, "TAG MONITOR-COMMAND" },
 	{ "tool", 1, 0, valid_tool, "absolute path of a host program" },
 	{ "optional", 1, 0, valid_optional, "TEST REASON" },
+	{ "module", 1, 0, valid_module, "MODULE [PARAM=VALUE...]" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
