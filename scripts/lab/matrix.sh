@@ -1,6 +1,7 @@
 #!/bin/sh
 # matrix.sh: boot every profile in $PROFILES on every kernel in $KERNELS,
-# two guests at a time (one per core), after the KVM/TCG probe.
+# two guests at a time (one per core), after the KVM/TCG probe, the
+# longest first.
 . "$(dirname "$0")/lib.sh"
 
 : "${KERNELS:=baseline patched}"
@@ -17,11 +18,15 @@ set -- $KERNELS
 "$TOP/scripts/lab/accel.sh" "$(kernel_image "$1")" || exit 1
 progress matrix "$(echo $KERNELS | wc -w) kernels x $(echo $PROFILES | wc -w) profiles, accel $(qemu_accel), 2 guests at a time"
 start=$(now)
+# Longest boots first (by the last run's wall time; a boot not run yet
+# counts as long), so the two lanes end together.
 for p in $PROFILES; do
 	for k in $KERNELS; do
-		echo "$k $p"
+		w=$(kv "$RESULTS/$k/$p/verdict" wall)
+		echo "${w:-999} $k $p"
 	done
-done | xargs -P 2 -n 2 "$TOP/scripts/lab/boot.sh"
+done | sort -k1,1nr -k3,3 -k2,2 | cut -d' ' -f2- |
+	xargs -P 2 -n 2 "$TOP/scripts/lab/boot.sh"
 rc=$?
 echo "$(elapsed "$start")" >"$RESULTS/matrix-wall"
 progress matrix "done in $(elapsed "$start") s"
