@@ -9,8 +9,7 @@
 . "$TOP/tests/host/ktap.sh"
 ktap_plan 7
 
-bz="$BUILD/kernel/baseline/bzImage"
-[ -f "$bz" ] && [ -f "$BUILD/initramfs.cpio" ] ||
+[ -f "$BUILD/kernel/baseline/vmlinux" ] && [ -f "$BUILD/initramfs/base.cpio" ] ||
 	ktap_bail "no baseline kernel or initramfs: run 'make build initramfs'"
 w="$TMPDIR/t3001"
 rm -rf "$w"

@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <linux/videodev2.h>
 
 #include "ktap.h"
@@ -27,7 +28,13 @@
 #endif
 #define VIVID_CID_DISCONNECT ((0x00f00000 | 0xf000) + 65)
 #define VIDEO "/dev/video0"
-#define TRACING "/sys/kernel/tracing/"
+/*
+ * A tracing instance of its own: the global set_ftrace_filter belongs to
+ * the boot's coverage profiler (tests/guest/init), which this test must
+ * not change.
+ */
+#define INSTANCE "/sys/kernel/tracing/instances/vivid-driver-calls"
+#define TRACING INSTANCE "/"
 
 static char trace[1 << 16];
 
@@ -117,6 +124,8 @@ static void run(void)
 	struct v4l2_capability cap;
 	int subscribed, plain, n;
 
+	if (mkdir(INSTANCE, 0755) && errno != EEXIST)
+		ktap_bail("cannot make the tracing instance: %s", strerror(errno));
 	if (!write_str(TRACING "set_ftrace_filter", "vivid_* vidioc_* vid_cap_*") ||
 	    !write_str(TRACING "current_tracer", "function"))
 		ktap_bail("cannot set up the function tracer: %s", strerror(errno));
@@ -147,13 +156,12 @@ static void run(void)
 	ktap_ok(n > 0 && traced("vivid_fop_release"),
 		"closing the handles reaches vivid_fop_release");
 	write_str(TRACING "current_tracer", "nop");
-	write_str(TRACING "set_ftrace_filter", "");
-	tracing(1);
+	rmdir(INSTANCE);
 }
 
 const struct ktap_test ktap_test = {
 	.plan = 4,
-	.devices = (const char *const[]){ VIDEO, TRACING "set_ftrace_filter", NULL },
+	.devices = (const char *const[]){ VIDEO, "/sys/kernel/tracing/instances", NULL },
 	.kconfig = (const char *const[]){ "CONFIG_FUNCTION_TRACER", NULL },
 	.timeout = 30,
 	.upstream = "RFC BKL, locking and ioctls (Hans Verkuil, 2010); patches/core/0501-0503",
