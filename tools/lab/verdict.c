@@ -18,6 +18,8 @@
  *                          the profile's optional= lines)
  *   --hostcheck-passed     the profile's host checks all passed
  *   --hostcheck-failed CMD the host check CMD failed: fails the boot
+ *   --cases                list every test and case instead of judging
+ *                          (see "The listing" below)
  *
  * The console carries two streams. Kernel lines start with a printk
  * timestamp, "[    1.234567] ", and are scanned for splats: the reports of
@@ -77,6 +79,24 @@
  * the guest init prints above its KTAP, or "(unfinished test N)". The exit
  * status is 0 with a verdict, whatever it is, and 2 on a usage or I/O
  * error.
+ *
+ * The listing. With --cases, verdict prints no verdict but every result it
+ * read, for the report's page of a boot: each test, then its cases, in log
+ * order, one line each of five fields separated by tabs (print_text()
+ * makes the tab the only one):
+ *
+ *   TEST NUMBER RESULT DESCRIPTION DIRECTIVE
+ *
+ * TEST names the test as the failed_case= lines do. NUMBER is "T" on the
+ * test's own line (its number in the top-level plan) and "T.C" on the line
+ * of its case C. RESULT is pass, fail, skip, xfail (XFAIL or TODO) or
+ * timeout, the KTAP result as the line says it, not a judgement (a case
+ * that fails under a test marked XFAIL stays fail); a test the log cut
+ * short has no result line and the RESULT unfinished. DESCRIPTION is the
+ * KTAP description (a test's is its name) and DIRECTIVE what follows
+ * " # " ("SKIP /dev/video0 absent", "XFAIL ..."), empty when there is
+ * none. Results nested deeper than a case are not listed. The other
+ * options change nothing in the listing.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
@@ -101,7 +121,8 @@ static const char usage[] =
 	"usage: verdict [--timed-out] [--exit-status N] [--qemu-stderr FILE]\n"
 	"               [--optional TEST]... [--hostcheck-passed | "
 	"--hostcheck-failed CMD]\n"
-	"               CONSOLE_LOG";
+	"               CONSOLE_LOG\n"
+	"   or: verdict --cases CONSOLE_LOG";
 
 enum {
 	SPLAT_PANIC = 1,	/* the kernel stopped: verdict=panic */
@@ -316,6 +337,29 @@ struct strings {
 	size_t nr, alloc;
 };
 
+/* One line of the --cases listing. */
+struct listed {
+	char *test;		/* NULL for a case while its test runs */
+	unsigned long test_nr;
+	unsigned long case_nr;	/* 0 on the test's own line */
+	enum result result;	/* NR_RESULTS: a test cut short */
+	char *desc, *directive;
+};
+
+struct listing {
+	struct listed *l;
+	size_t nr, alloc;
+};
+
+static const char *const result_names[] = {
+	[RESULT_PASS] = "pass",
+	[RESULT_FAIL] = "fail",
+	[RESULT_SKIP] = "skip",
+	[RESULT_XFAIL] = "xfail",
+	[RESULT_TIMEOUT] = "timeout",
+	[NR_RESULTS] = "unfinished",
+};
+
 /* The test running below the top level, until its top-level result. */
 struct running {
 	int seen;		/* a line of it was seen */
@@ -325,6 +369,7 @@ struct running {
 	char skip[TEXT_MAX];	/* what its skip said */
 	char bail[TEXT_MAX];	/* its first Bail out! */
 	struct strings failed;	/* descriptions of its failing cases */
+	struct listing listed;	/* its cases, with --cases */
 };
 
 /* Diagnostics a test prints for the host, copied to the output. */
@@ -352,6 +397,8 @@ struct ktap {
 	const char **optional;	/* --optional tests */
 	size_t nr_optional;
 	unsigned long lines;	/* in the log */
+	int list;		/* --cases: keep every result */
+	struct listing listing;
 };
 
 struct verdict {
@@ -373,6 +420,7 @@ struct options {
 	size_t nr_optional;
 	enum hostcheck hostcheck;
 	const char *hostcheck_failed;	/* the command that failed */
+	int cases;		/* --cases: list, do not judge */
 	const char *path;
 };
 
@@ -447,6 +495,16 @@ static void record(struct ktap *k, enum record_kind kind, const char *test,
 	r->r[r->nr].test = xstrdup(test);
 	r->r[r->nr].text = xstrdup(text);
 	r->nr++;
+}
+
+static struct listed *listing_add(struct listing *l)
+{
+	if (l->nr == l->alloc) {
+		l->alloc = l->alloc ? 2 * l->alloc : 16;
+		l->l = xrealloc(l->l, l->alloc * sizeof(*l->l));
+	}
+	memset(&l->l[l->nr], 0, sizeof(*l->l));
+	return &l->l[l->nr++];
 }
 
 static int parse_status(const char *s)
@@ -527,6 +585,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->qemu_stderr = v;
 		} else if ((v = option_value(argc, argv, &i, "--optional"))) {
 			add_optional(o, v);
+		} else if (!strcmp(a, "--cases")) {
+			o->cases = 1;
 		} else if (!strcmp(a, "--hostcheck-passed")) {
 			set_hostcheck(o, HOSTCHECK_PASSED, NULL);
 		} else if ((v = option_value(argc, argv, &i,
@@ -880,6 +940,15 @@ static void follow_test(struct ktap *k, const struct line *l)
 		if (l->depth != 1)
 			break;
 		t->cases++;
+		if (k->list) {
+			struct listed *c = listing_add(&t->listed);
+
+			c->case_nr = l->number;
+			c->result = l->result;
+			result_desc(l->text, desc, sizeof(desc));
+			c->desc = xstrdup(desc);
+			c->directive = xstrdup(directive(l->text));
+		}
 		if (l->result == RESULT_SKIP) {
 			t->skipped_cases++;
 			set_first(t->skip, "%s", skip_reason(l->text));
@@ -941,10 +1010,45 @@ static int is_skipped(const struct running *t, const struct line *l)
 static void reset_test(struct running *t)
 {
 	struct strings failed = t->failed;
+	struct listing listed = t->listed;
 
 	strings_clear(&failed);
+	listed.nr = 0;
 	memset(t, 0, sizeof(*t));
 	t->failed = failed;
+	t->listed = listed;
+}
+
+/* --cases: the test's own line, then its cases, now that it has a name. */
+static void list_test(struct ktap *k, const char *name, unsigned long nr,
+		      enum result result, const char *dir)
+{
+	struct listing *cases = &k->test.listed;
+	struct listed *e = listing_add(&k->listing);
+	size_t i;
+
+	e->test = xstrdup(name);
+	e->test_nr = nr;
+	e->result = result;
+	e->desc = xstrdup(name);
+	e->directive = xstrdup(dir);
+	for (i = 0; i < cases->nr; i++) {
+		e = listing_add(&k->listing);
+		*e = cases->l[i];
+		e->test = xstrdup(name);
+		e->test_nr = nr;
+	}
+	cases->nr = 0;
+}
+
+/* The name of a test the log cut short. */
+static const char *unfinished_name(const struct ktap *k, char *buf,
+				   size_t size)
+{
+	if (k->test.name[0])
+		return k->test.name;
+	snprintf(buf, size, "(unfinished test %lu)", k->level[0].results + 1);
+	return buf;
 }
 
 /*
@@ -960,6 +1064,8 @@ static void finish_test(struct ktap *k, const struct line *l)
 	size_t i;
 
 	result_desc(l->text, name, sizeof(name));
+	if (k->list)
+		list_test(k, name, l->number, l->result, directive(l->text));
 	if (l->result != RESULT_XFAIL)
 		for (i = 0; i < t->failed.nr; i++)
 			record(k, FAILED_CASE, name, t->failed.s[i]);
@@ -977,18 +1083,21 @@ static void finish_test(struct ktap *k, const struct line *l)
 static void finish_unfinished(struct ktap *k)
 {
 	struct running *t = &k->test;
-	char name[64];
+	char buf[64];
+	const char *name;
 	size_t i;
 
-	if (!t->seen || (!t->failed.nr && !t->bail[0]))
+	if (!t->seen)
 		return;
-	snprintf(name, sizeof(name), "(unfinished test %lu)",
-		 k->level[0].results + 1);
+	name = unfinished_name(k, buf, sizeof(buf));
+	if (k->list)
+		list_test(k, name, k->level[0].results + 1, NR_RESULTS, "");
+	if (!t->failed.nr && !t->bail[0])
+		return;
 	for (i = 0; i < t->failed.nr; i++)
-		record(k, FAILED_CASE, t->name[0] ? t->name : name,
-		       t->failed.s[i]);
+		record(k, FAILED_CASE, name, t->failed.s[i]);
 	if (!t->failed.nr)
-		record(k, FAILED_TEST, t->name[0] ? t->name : name, t->bail);
+		record(k, FAILED_TEST, name, t->bail);
 	reset_test(t);
 }
 
@@ -1261,6 +1370,26 @@ static void print_extra(const struct options *o, const struct ktap *k)
 	}
 }
 
+/* --cases: the listing described at the top of this file. */
+static void print_listing(const struct ktap *k)
+{
+	size_t i;
+
+	for (i = 0; i < k->listing.nr; i++) {
+		const struct listed *e = &k->listing.l[i];
+
+		print_text(e->test);
+		printf("\t%lu", e->test_nr);
+		if (e->case_nr)
+			printf(".%lu", e->case_nr);
+		printf("\t%s\t", result_names[e->result]);
+		print_text(e->desc);
+		putchar('\t');
+		print_text(e->directive);
+		putchar('\n');
+	}
+}
+
 static void print_verdict(const struct options *o, const struct verdict *v,
 			  const struct splats *s, const struct ktap *k)
 {
@@ -1297,13 +1426,18 @@ int main(int argc, char **argv)
 	parse_options(argc, argv, &o);
 	ktap.optional = o.optional;
 	ktap.nr_optional = o.nr_optional;
+	ktap.list = o.cases;
 	f = fopen(o.path, "r");
 	if (!f)
 		die("cannot open '%s': %s", o.path, strerror(errno));
 	read_log(f, o.path, &splats, &ktap);
 	fclose(f);
-	decide(&o, &splats, &ktap, &verdict);
-	print_verdict(&o, &verdict, &splats, &ktap);
+	if (o.cases) {
+		print_listing(&ktap);
+	} else {
+		decide(&o, &splats, &ktap, &verdict);
+		print_verdict(&o, &verdict, &splats, &ktap);
+	}
 	if (fflush(stdout) || ferror(stdout))
 		die("cannot write the verdict: %s", strerror(errno));
 	return 0;
