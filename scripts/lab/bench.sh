@@ -10,7 +10,8 @@
 #                   boots it (bzImage) and through PVH like the lab kernel;
 #                   runs interleaved, ratios of the medians printed
 #   matrix          wall time of every profile on both kernels, boots/s
-# Figures with a target (issue 14) print it and whether it is met.
+# Figures with a target (issue 14) print it and whether it is met;
+# bench.json holds the targets too, for the report's front page.
 # BENCH_RUNS (default 5) boots per figure; BENCH_SKIP_COLD=1 skips the
 # cold build (six minutes on two cores).
 . "$(dirname "$0")/lib.sh"
@@ -98,13 +99,16 @@ else
 	cold=null incr=null
 fi
 
-target() { # target FIGURE OP LIMIT: "met" or "not met"
-	awk -v f="$1" -v l="$3" -v op="$2" 'BEGIN {
-		ok = (op == "<=") ? f <= l : f >= l; print ok ? "met" : "NOT met" }'
+# The targets, "OP LIMIT" (a boot figure's is for its median), written
+# to bench.json as they are.
+target_first_ktap="<= 1.0" target_ratio="<= 0.15" target_rate=">= 1"
+target() { # target FIGURE "OP LIMIT": "met" or "NOT met"
+	echo "$2" | awk -v f="$1" '{
+		ok = ($1 == "<=") ? f <= $2 : f >= $2; print ok ? "met" : "NOT met" }'
 }
 lab_med=$(median $lab_tcg)
-printf '%-44s %s  (target <= 1.0 s median: %s)\n' "lab kernel, boot to first KTAP, TCG" \
-	"$(stats $lab_tcg)" "$(target "$lab_med" "<=" 1.0)"
+printf '%-44s %s  (target %s s median: %s)\n' "lab kernel, boot to first KTAP, TCG" \
+	"$(stats $lab_tcg)" "$target_first_ktap" "$(target "$lab_med" "$target_first_ktap")"
 accel=$(qemu_accel)
 lab_kvm=
 if [ "$accel" = kvm ]; then
@@ -120,7 +124,8 @@ if [ -n "$distro" ]; then
 	printf '%-44s %s\n' "distro $pkg vmlinux (PVH), first KTAP, TCG" "$(stats $distro_pvh)"
 	ratio=$(awk -v a="$lab_med" -v b="$(median $distro)" 'BEGIN { printf "%.2f", a / b }')
 	ratio_pvh=$(awk -v a="$lab_med" -v b="$(median $distro_pvh)" 'BEGIN { printf "%.2f", a / b }')
-	printf '%-44s %s  (target <= 0.15: %s)\n' "ratio lab / distro bzImage (medians, TCG)" "$ratio" "$(target "$ratio" "<=" 0.15)"
+	printf '%-44s %s  (target %s: %s)\n' "ratio lab / distro bzImage (medians, TCG)" "$ratio" \
+		"$target_ratio" "$(target "$ratio" "$target_ratio")"
 	printf '%-44s %s\n' "ratio lab / distro PVH (medians, TCG)" "$ratio_pvh"
 fi
 
@@ -130,7 +135,8 @@ matrix=$(elapsed "$t0")
 nboots=$(($(echo $PROFILES | wc -w) * 2))
 rate=$(awk -v n="$nboots" -v t="$matrix" 'BEGIN { printf "%.2f", n / t }')
 printf '%-44s %s\n' "whole matrix, $nboots boots, 2 at a time" "$matrix"
-printf '%-44s %s  (target >= 1: %s)\n' "matrix throughput, boots per second" "$rate" "$(target "$rate" ">=" 1)"
+printf '%-44s %s  (target %s: %s)\n' "matrix throughput, boots per second" "$rate" \
+	"$target_rate" "$(target "$rate" "$target_rate")"
 
 list() { echo "$*" | sed 's/^ *//; s/ /, /g'; }
 cat >"$json" <<EOT
@@ -148,7 +154,12 @@ cat >"$json" <<EOT
   "ratio_lab_to_distro_pvh": $ratio_pvh,
   "matrix_wall_s": $matrix,
   "matrix_boots": $nboots,
-  "matrix_boots_per_s": $rate
+  "matrix_boots_per_s": $rate,
+  "targets": {
+    "lab_tcg_first_ktap_s": "$target_first_ktap",
+    "ratio_lab_to_distro": "$target_ratio",
+    "matrix_boots_per_s": "$target_rate"
+  }
 }
 EOT
 echo "bench: $json"

@@ -3,12 +3,20 @@
 #   stdout                 a text table: verdict and wall time per boot, the
 #                          change across kernels, the lseek ABI comparison
 #   results/summary.json   every boot's result.json plus the run's facts
-#   results/index.html     the same matrix, linking each console log
+#   results/index.html     the front page: the run's facts, the bench
+#                          figures with their targets (when
+#                          results/bench.json exists), the same matrix with
+#                          every cell linking to the page of its boot, the
+#                          boots that did not pass, and the coverage map
+#                          (results/coverage.txt or .tsv, when made)
+#   results/KERNEL/PROFILE/index.html
+#                          the page of each boot (boot-page.sh)
 # Change across kernels: "regression" (baseline passed, patched does not),
 # "fixed" (the other way), "same", or "changed" (both did not pass,
 # differently). Everything comes from each boot's verdict file (written by
 # tools/lab/verdict, the only reader of a boot's console).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/html.sh"
 
 [ -d "$RESULTS" ] || die "no results in '$RESULTS': run 'make boot' first"
 profiles=$(all_profiles)
@@ -84,10 +92,21 @@ for p in $profiles; do
 	row="<tr><th>$p</th>"
 	for k in baseline patched; do
 		v=$(kv "$RESULTS/$k/$p/verdict" verdict)
-		r=$(kv "$RESULTS/$k/$p/verdict" reason | sed 's/&/\&amp;/g; s/</\&lt;/g; s/"/\&quot;/g')
-		row="$row<td class=\"${v:-none}\" title=\"$r\"><a href=\"$k/$p/console.log\">$(cell "$k" "$p")</a></td>"
+		if [ -z "$v" ]; then
+			row="$row<td class=\"none\">not run</td>"
+			continue
+		fi
+		"$TOP/scripts/lab/boot-page.sh" "$k" "$p" "$l" ||
+			die "cannot write the page of boot '$k/$p'"
+		r=$(kv "$RESULTS/$k/$p/verdict" reason | html_escape)
+		row="$row<td class=\"$(html_text "$v")\" title=\"$r\"><a href=\"$k/$p/index.html\">$(cell "$k" "$p" | html_escape)</a></td>"
 	done
-	html_rows="$html_rows$row<td>$c</td><td><a href=\"lseek-diff/$p.txt\">$l</a></td></tr>
+	if [ -f "$RESULTS/lseek-diff/$p.txt" ] && [ "$l" != "-" ]; then
+		l="<a href=\"lseek-diff/$p.txt\">$(html_text "$l")</a>"
+	else
+		l=$(html_text "$l")
+	fi
+	html_rows="$html_rows$row<td>$c</td><td>$l</td></tr>
 "
 done
 echo
@@ -135,23 +154,145 @@ done
 	printf '\n  ]\n}\n'
 } >"$RESULTS/summary.json"
 
-cat >"$RESULTS/index.html" <<EOT
-<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>bklfree regression matrix</title>
-<style>
-body { font-family: sans-serif; margin: 2em; }
-table { border-collapse: collapse; }
-th, td { border: 1px solid #999; padding: 0.3em 0.8em; text-align: left; }
-td.pass { background: #cfc; } td.fail, td.panic, td.error { background: #fcc; }
-td.hang { background: #fdb; } td.skip, td.none { background: #eee; }
-</style></head><body>
-<h1>bklfree regression matrix</h1>
-<p>accel: $accel_line<br>series: $tree_line<br>
-$n_pass boots passed, $n_fail did not$skips; $n_reg regression(s), $n_fix fixed.
-Hover a cell for the verdict's reason; click it for the console log.</p>
-<table><tr><th>profile</th><th>baseline</th><th>patched</th><th>change</th><th>lseek ABI</th></tr>
-$html_rows</table>
-<p><a href="summary.json">summary.json</a></p>
-</body></html>
-EOT
-echo "report: results/summary.json, results/index.html"
+# bench_rows: results/bench.json as table rows: figure, measured (a list
+# of boot times as min, median and max), target. bench.sh writes one key a
+# line and the targets, "OP LIMIT", in a "targets" block; a figure (a
+# list's median) that meets its target is marked ok, one that misses it
+# bad.
+bench_rows() {
+	awk '
+	/^  "targets": \{/ { in_t = 1; next }
+	in_t && /^  \}/ { in_t = 0; next }
+	match($0, /"[a-z_]+": /) {
+		key = substr($0, RSTART + 1, RLENGTH - 4)
+		val = substr($0, RSTART + RLENGTH)
+		sub(/,$/, "", val)
+		if (in_t) {
+			gsub(/"/, "", val)
+			target[key] = val
+		} else {
+			keys[++n] = key
+			value[key] = val
+		}
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			k = keys[i]
+			v = value[k]
+			fig = ""
+			if (v ~ /^\[/) {
+				gsub(/[\[\] ]/, "", v)
+				m = split(v, a, ",")
+				# insertion sort: a few samples
+				for (x = 2; x <= m; x++)
+					for (y = x; y > 1 && a[y - 1] + 0 > a[y] + 0; y--) {
+						t = a[y]; a[y] = a[y - 1]; a[y - 1] = t
+					}
+				if (m) {
+					fig = a[int((m + 1) / 2)]
+					v = sprintf("min %s, median %s, max %s (%d runs)",
+						a[1], fig, a[m], m)
+				}
+			} else if (v != "null") {
+				gsub(/^"|"$/, "", v)
+				fig = v
+			}
+			if (v == "null" || v == "")
+				v = "not measured"
+			status = "none"
+			if ((k in target) && fig != "") {
+				split(target[k], tg, " ")
+				met = tg[1] == ">=" ? fig + 0 >= tg[2] + 0 : fig + 0 <= tg[2] + 0
+				status = met ? "ok" : "bad"
+			}
+			printf "%s\t%s\t%s\t%s\n", k, v, (k in target) ? target[k] : "", status
+		}
+	}' "$RESULTS/bench.json" | html_escape | awk -F '\t' '
+	BEGIN {
+		label["cold_build_s"] = "cold build of the lab kernel and modules, ccache disabled (s)"
+		label["incremental_build_s"] = "incremental build after touching drivers/char/mem.c (s)"
+		label["lab_tcg_first_ktap_s"] = "lab kernel, QEMU start to first KTAP line, TCG (s)"
+		label["lab_kvm_first_ktap_s"] = "lab kernel, QEMU start to first KTAP line, KVM (s)"
+		label["distro_package"] = "distro kernel package"
+		label["distro_tcg_first_ktap_s"] = "distro kernel bzImage, same initramfs, first KTAP line, TCG (s)"
+		label["distro_pvh_tcg_first_ktap_s"] = "distro kernel through PVH, first KTAP line, TCG (s)"
+		label["ratio_lab_to_distro"] = "ratio lab / distro bzImage (medians)"
+		label["ratio_lab_to_distro_pvh"] = "ratio lab / distro PVH (medians)"
+		label["matrix_wall_s"] = "whole matrix, every profile on both kernels (s)"
+		label["matrix_boots"] = "boots in the matrix"
+		label["matrix_boots_per_s"] = "matrix throughput, boots per second"
+	}
+	{
+		printf "<tr><td>%s</td><td%s>%s</td><td>%s</td></tr>\n",
+			$1 in label ? label[$1] : $1,
+			$4 == "none" ? "" : " class=\"" $4 "\"", $2, $3
+	}'
+}
+
+{
+	html_head "bklfree regression matrix"
+	echo "<h1>bklfree regression matrix</h1>"
+	echo "<table>"
+	printf '<tr><th>accel</th><td>%s</td></tr>\n' "$(html_text "$accel_line")"
+	printf '<tr><th>series</th><td>%s</td></tr>\n' "$(html_text "$tree_line")"
+	printf '<tr><th>boots</th><td>%s</td></tr>\n' \
+		"$n_pass passed, $n_fail did not$skips; $n_reg regression(s), $n_fix fixed"
+	[ -f "$RESULTS/matrix-wall" ] &&
+		printf '<tr><th>matrix wall time</th><td>%s s</td></tr>\n' "$(html_text "$(cat "$RESULTS/matrix-wall")")"
+	echo "</table>"
+
+	echo "<h2>Figures</h2>"
+	if [ -f "$RESULTS/bench.json" ]; then
+		echo "<p>From <a href=\"bench.json\">bench.json</a> (<code>make bench</code>); a figure with a target is green when it meets it, red when it does not.</p>"
+		echo "<table><tr><th>figure</th><th>measured</th><th>target</th></tr>"
+		bench_rows
+		echo "</table>"
+	else
+		echo "<p>Not measured yet (make bench).</p>"
+	fi
+
+	echo "<h2>Matrix</h2>"
+	echo "<p>Each cell links to the page of its boot (verdict, every test and case, findings, lseek ABI, logs); hover it for the verdict's reason.</p>"
+	echo "<table><tr><th>profile</th><th>baseline</th><th>patched</th><th>change</th><th>lseek ABI (baseline to patched)</th></tr>"
+	printf '%s' "$html_rows"
+	echo "</table>"
+
+	not_passed=$(for p in $profiles; do
+		for k in baseline patched; do
+			v=$(kv "$RESULTS/$k/$p/verdict" verdict)
+			case $v in
+			pass | "") ;;
+			*) printf '<li><a href="%s/%s/index.html">%s/%s</a>: %s: %s</li>\n' \
+				"$k" "$p" "$k" "$p" "$(html_text "$v")" \
+				"$(html_text "$(kv "$RESULTS/$k/$p/verdict" reason)")" ;;
+			esac
+		done
+	done)
+	if [ -n "$not_passed" ]; then
+		echo "<h2>Boots that did not pass</h2><ul>"
+		printf '%s\n' "$not_passed"
+		echo "</ul>"
+	fi
+	for p in $profiles; do
+		a=$(kv "$RESULTS/baseline/$p/verdict" v4l2_compliance)
+		b=$(kv "$RESULTS/patched/$p/verdict" v4l2_compliance)
+		[ -n "$a$b" ] && printf '<p>v4l2-compliance on %s: baseline %s; patched %s</p>\n' \
+			"$p" "$(html_text "${a:-not run}")" "$(html_text "${b:-not run}")"
+	done
+
+	echo "<h2>Coverage</h2>"
+	cov=
+	for c in coverage.txt coverage.tsv; do
+		[ -f "$RESULTS/$c" ] && { cov=$c; break; }
+	done
+	if [ -n "$cov" ]; then
+		printf '<p>From <a href="%s">%s</a>.</p>\n<pre>%s</pre>\n' "$cov" "$cov" \
+			"$(html_escape <"$RESULTS/$cov")"
+	else
+		echo "<p>Not made yet (make coverage).</p>"
+	fi
+
+	echo '<p><a href="summary.json">summary.json</a></p>'
+	html_tail
+} >"$RESULTS/index.html.tmp" && mv "$RESULTS/index.html.tmp" "$RESULTS/index.html"
+echo "report: results/summary.json, results/index.html and a page per boot"
