@@ -27,14 +27,9 @@ need_file "$src/Makefile" "run 'make apply' first"
 out="$RESULTS/compile-touched.txt"
 mkdir -p "$obj" "$RESULTS"
 
-# The .c files the series create or change, at their place after the series.
-files=$(for s in "$@"; do
-	f="$TOP/patches/$s/series"
-	need_file "$f" "no series 'patches/$s'"
-	series_patches "$s" | while read -r p; do
-		sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$TOP/patches/$s/$p"
-	done
-done | sort -u)
+# The .c files the series create, change or move, at their place after
+# the series (touched.sh, the list coverage/coverage.sh maps too).
+files=$("$TOP/scripts/lab/touched.sh" "$@") || exit 1
 [ -n "$files" ] || die "the series '$*' touch no .c file"
 
 lab_kbuild_env "$KTREES"

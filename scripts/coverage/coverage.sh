@@ -1,0 +1,284 @@
+#!/bin/sh
+# coverage.sh [SERIES...]: the runtime coverage map (make coverage). One row
+# per .c file the series touch (scripts/lab/touched.sh) and per path of the
+# seed patch (seed-paths) that still exists in 6.1, followed through the
+# staging moves (touched.sh --moves):
+#   exercised    code of the file ran in a boot of the patched kernel, and
+#                in the same profile's boot of the baseline kernel when the
+#                file exists in the pristine tree
+#   built        its object is in a lab kernel (vmlinux.a or a module's
+#                .mod list), never seen running on both kernels
+#   compiled     only the allmodconfig single-object compile built it
+#                (results/compile-touched.txt, "ok")
+#   unreachable  neither
+# "Ran" is measured: results/<kernel>/<profile>/functions.tsv lists the
+# functions the function profiler saw called during that boot (NAME<TAB>HITS);
+# a name counts for a file when the file's object defines it (nm type T or
+# t), so a static name several map files define counts for each of them.
+# The object of a patched path is build/kernel/patched/obj/DIR/X.o; on the
+# baseline, the path before the moves under build/kernel/baseline/obj.
+#
+# Every row that is not exercised has a reason: the first matching pattern
+# of reasons.tsv, else a measured one (ran on one kernel only), else the
+# pristine error of a "not-built" compile. A row with none must be listed
+# in reachable.tsv (how a guest can reach it): its reason is "-", and the
+# summary counts it as reachable, not yet exercised. A file in neither is
+# an error, and so is a file in both.
+#
+# Writes results/coverage.tsv (file, state, profiles, reason),
+# results/coverage.txt (the map with the patches of each file, and the
+# summary), results/coverage.html (a section, also put into
+# results/index.html when the report made one). UPDATE_DOCS=1 copies the
+# TSV to docs/coverage.tsv, the map of the last full run.
+. "$(dirname "$0")/../lab/lib.sh"
+
+here="$TOP/scripts/coverage"
+: "${REASONS:=$here/reasons.tsv}"
+: "${REACHABLE:=$here/reachable.tsv}"
+: "${SEED_PATHS:=$here/seed-paths}"
+need_tree
+for f in "$REASONS" "$REACHABLE" "$SEED_PATHS"; do
+	need_file "$f" "it is part of scripts/coverage"
+done
+[ $# -gt 0 ] || set -- core staging-move drivers
+tab=$(printf '\t')
+w=$(mktemp -d "${TMPDIR:-/tmp}/coverage.XXXXXX") || die "cannot make a scratch directory"
+trap '[ -n "$COVERAGE_KEEP" ] || rm -rf "$w"' EXIT
+trap 'exit 1' INT TERM
+mkdir -p "$RESULTS"
+
+# --- the files of the map
+"$TOP/scripts/lab/touched.sh" --patches "$@" >"$w/touched.patches" || exit 1
+"$TOP/scripts/lab/touched.sh" --moves "$@" >"$w/moves" || exit 1
+cut -f1 "$w/touched.patches" | sort -u >"$w/touched"
+# Seed paths: a moved one is followed to its place; it is in the map when
+# the pristine tree has it.
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SEED_PATHS" | sort -u >"$w/seed"
+awk -F "$tab" 'NR == FNR { to[$1] = $2; next }
+	{ print $0 "\t" ($0 in to ? to[$0] : $0) }' "$w/moves" "$w/seed" >"$w/seed.map"
+while IFS="$tab" read -r old new; do
+	[ -f "$PRISTINE/$old" ] && printf '%s\n' "$new"
+done <"$w/seed.map" | sort -u >"$w/seed.in61"
+sort -u "$w/touched" "$w/seed.in61" >"$w/files"
+# base FILE: the file's path in the pristine (baseline) tree.
+awk -F "$tab" 'NR == FNR { from[$2] = $1; next }
+	{ print $0 "\t" ($0 in from ? from[$0] : $0) }' "$w/moves" "$w/files" >"$w/files.base"
+
+# --- objects: which a lab kernel built, and the functions each defines
+# built_objects OBJ: the objects linked into that kernel: vmlinux.a's
+# members and every module's objects (.mod files of modules.order).
+built_objects() {
+	if [ -f "$1/vmlinux.a" ]; then
+		(cd "$1" && ar t vmlinux.a)
+	fi
+	if [ -f "$1/modules.order" ]; then
+		sed 's/\.ko$/.mod/' "$1/modules.order" | while read -r m; do
+			[ -f "$1/$m" ] && tr ' ' '\n' <"$1/$m"
+		done
+	fi
+}
+notes=
+for k in baseline patched; do
+	obj="$KTREES/$k/obj"
+	built_objects "$obj" | sed '/^$/d' | sort -u >"$w/built.$k"
+	[ -s "$w/built.$k" ] || notes="$notes
+note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; no file counts as built there"
+	# names.K: "NAME<TAB>FILE" for every function a map file's object
+	# defines (FILE is the patched path on both kernels).
+	while IFS="$tab" read -r f b; do
+		o="${f%.c}.o"
+		if [ "$k" = baseline ]; then
+			[ -f "$PRISTINE/$b" ] || continue
+			o="${b%.c}.o"
+		fi
+		grep -qxF "$o" "$w/built.$k" || continue
+		echo "$f" >>"$w/obj.$k"
+		nm --defined-only "$obj/$o" 2>/dev/null |
+			awk -v f="$f" '$2 == "T" || $2 == "t" { print $3 "\t" f }'
+	done <"$w/files.base" | sort -u >"$w/names.$k"
+	touch "$w/obj.$k"
+done
+
+# --- what ran: "FILE<TAB>PROFILE" per kernel, from every boot's
+# functions.tsv
+boots=0 measured=0
+for k in baseline patched; do
+	: >"$w/ran.$k"
+	for p in $(all_profiles); do
+		[ -f "$RESULTS/$k/$p/verdict" ] && boots=$((boots + 1))
+		t="$RESULTS/$k/$p/functions.tsv"
+		[ -f "$t" ] || continue
+		measured=$((measured + 1))
+		awk -F "$tab" -v p="$p" 'NR == FNR { n[$1] = n[$1] " " $2; next }
+			$2 + 0 > 0 && ($1 in n) { c = split(n[$1], fs, " ")
+				for (i = 1; i <= c; i++) print fs[i] "\t" p }' \
+			"$w/names.$k" "$t" >>"$w/ran.$k"
+	done
+	sort -u -o "$w/ran.$k" "$w/ran.$k"
+done
+[ "$measured" -gt 0 ] || notes="$notes
+note: no boot left a functions.tsv (results/<kernel>/<profile>/functions.tsv, the in-guest function profile): nothing can count as exercised"
+
+# --- the map
+ct="$RESULTS/compile-touched.txt"
+[ -f "$ct" ] || notes="$notes
+note: no '$ct' (scripts/lab/compile-touched.sh, in make check): no file counts as compiled"
+for f in "$REASONS" "$REACHABLE"; do
+	sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$f"
+	echo "--"
+done >"$w/rules"
+awk -F "$tab" -v ctf="$ct" -v rules="$w/rules" -v pristine="$PRISTINE" \
+	-v w="$w" '
+function glob2re(g,   r, i, c) {
+	r = "^"
+	for (i = 1; i <= length(g); i++) {
+		c = substr(g, i, 1)
+		if (c == "*") r = r ".*"
+		else if (c == "?") r = r "."
+		else if (c ~ /[.+^$(){}|\\\[\]]/) r = r "\\" c
+		else r = r c
+	}
+	return r "$"
+}
+BEGIN {
+	part = 0
+	while ((getline line < rules) > 0) {
+		if (line == "--") { part++; continue }
+		split(line, a, "\t")
+		if (part == 0) { nr++; pat[nr] = glob2re(a[1]); why[nr] = a[2] }
+		else how[a[1]] = a[2]
+	}
+	while ((getline line < ctf) > 0) {
+		split(line, a, " ")
+		if (a[1] == "ok") compiled[a[2]] = 1
+		else if (a[1] == "not-built") {
+			r = line
+			sub(/^not-built +[^ ]+ \(/, "", r); sub(/\)$/, "", r)
+			notbuilt[a[2]] = "allmodconfig: " r
+		}
+	}
+	while ((getline line < (w "/obj.patched")) > 0) built[line] = 1
+	while ((getline line < (w "/ran.patched")) > 0) {
+		split(line, a, "\t"); rp[a[1]] = rp[a[1]] " " a[2]
+		rpk[a[1], a[2]] = 1
+	}
+	while ((getline line < (w "/ran.baseline")) > 0) {
+		split(line, a, "\t"); rb[a[1]] = rb[a[1]] " " a[2]
+		rbk[a[1], a[2]] = 1
+	}
+}
+{
+	f = $1; b = $2
+	inbase = (system("test -f \"" pristine "/" b "\"") == 0)
+	profs = ""
+	c = split(rp[f], ps, " ")
+	for (i = 1; i <= c; i++)
+		if (!inbase || ((f, ps[i]) in rbk))
+			profs = profs (profs == "" ? "" : ",") ps[i]
+	reason = "-"
+	if (profs != "") state = "exercised"
+	else {
+		state = f in built ? "built" : f in compiled ? "compiled" : "unreachable"
+		if (rp[f] != "")
+			reason = "ran on patched (" substr(rp[f], 2) ") but never in the same profile on baseline" (rb[f] != "" ? " (baseline:" rb[f] ")" : "")
+		else if (rb[f] != "")
+			reason = "ran on baseline only (" substr(rb[f], 2) "), never on patched"
+		else {
+			for (i = 1; i <= nr; i++)
+				if (f ~ pat[i]) { reason = why[i]; break }
+			if (reason == "-" && !(f in how) && (f in notbuilt))
+				reason = notbuilt[f]
+		}
+	}
+	# classes for the checks: r = a rule gives the reason
+	ruled = 0
+	for (i = 1; i <= nr; i++) if (f ~ pat[i]) { ruled = 1; break }
+	print f "\t" state "\t" (profs == "" ? "-" : profs) "\t" reason \
+		"\t" (f in how ? how[f] : "-") "\t" ruled
+}' "$w/files.base" >"$w/map"
+
+# Every row not exercised must be explained or classed reachable.
+awk -F "$tab" '$2 != "exercised" && $4 == "-" && $5 == "-"' "$w/map" | cut -f1 >"$w/unclassified"
+awk -F "$tab" '$5 != "-" && $6 == 1' "$w/map" | cut -f1 >"$w/both"
+
+{
+	printf 'file\tstate\tprofiles\treason\n'
+	cut -f1-4 "$w/map"
+} >"$RESULTS/coverage.tsv"
+
+# --- the text map and its summary
+count() { awk -F "$tab" "$1" "$w/map" | wc -l; }
+n_files=$(wc -l <"$w/map")
+n_touched=$(wc -l <"$w/touched")
+n_seed=$(wc -l <"$w/seed")
+n_seed61=$(wc -l <"$w/seed.in61")
+awk -F "$tab" 'NR == FNR { s[$1] = 1; next } ($1 in s)' "$w/seed.in61" "$w/map" >"$w/seed.rows"
+seed_ex=$(awk -F "$tab" '$2 == "exercised"' "$w/seed.rows" | wc -l)
+seed_reach=$(awk -F "$tab" '$2 == "exercised" || ($4 == "-" && $5 != "-")' "$w/seed.rows" | wc -l)
+{
+	echo "bklfree coverage map: $n_files files ($n_touched touched by the series '$*', $(comm -13 "$w/touched" "$w/seed.in61" | wc -l) more from the seed patch)"
+	echo "boots measured (with functions.tsv): $measured of $boots"
+	printf '%s\n' "$notes" | sed '/^$/d'
+	echo
+	for s in exercised built compiled unreachable; do
+		printf '%-12s %s\n' "$s" "$(count "\$2 == \"$s\"")"
+	done
+	echo
+	echo "not exercised, with a reason:         $(count '$2 != "exercised" && $4 != "-"')"
+	echo "reachable, not yet exercised:         $(count '$2 != "exercised" && $4 == "-" && $5 != "-"') ($(for h in core software qemu; do printf '%s%s %s' "$sep" "$(awk -F "$tab" -v h="$h" '$2 != "exercised" && $4 == "-" && index($5, h) == 1' "$w/map" | wc -l)" "$h"; sep=', '; done))"
+	echo "seed patch paths: $n_seed in all, $n_seed61 still in 6.1, $seed_reach of those reachable, $seed_ex exercised"
+	echo
+	fmt='%-58s %-11s %-24s %s\n'
+	printf "$fmt" file state profiles "reason (or how a guest reaches it)"
+	while IFS="$tab" read -r f s p r h x; do
+		[ "$r" = - ] && [ "$h" != - ] && [ "$s" != exercised ] && r="- (reachable: $h)"
+		printf "$fmt" "$f" "$s" "$p" "$r"
+		pt=$(awk -F "$tab" -v f="$f" '$1 == f { sub(/\/([0-9]+)-.*/, "/\\1", $2); printf "%s%s", s, $2; s = "," }' "$w/touched.patches")
+		printf '    patches: %s\n' "${pt:-none (seed patch path)}"
+	done <"$w/map"
+} >"$RESULTS/coverage.txt"
+
+# --- the HTML section
+esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
+{
+	echo '<!-- coverage: begin -->'
+	echo '<h2 id="coverage">Coverage map</h2>'
+	echo "<pre>$(sed -n '1,/^seed patch paths/p' "$RESULTS/coverage.txt" | esc)</pre>"
+	echo '<table><tr><th>file</th><th>state</th><th>profiles</th><th>reason</th></tr>'
+	while IFS="$tab" read -r f s p r h x; do
+		[ "$r" = - ] && [ "$h" != - ] && [ "$s" != exercised ] && r="- (reachable: $h)"
+		printf '<tr><td>%s</td><td class="%s">%s</td><td>%s</td><td>%s</td></tr>\n' \
+			"$f" "$s" "$s" "$p" "$(printf '%s' "$r" | esc)"
+	done <"$w/map"
+	echo '</table><p><a href="coverage.tsv">coverage.tsv</a>, <a href="coverage.txt">coverage.txt</a></p>'
+	echo '<!-- coverage: end -->'
+} >"$RESULTS/coverage.html"
+if [ -f "$RESULTS/index.html" ]; then
+	awk -v sec="$RESULTS/coverage.html" '
+		/<!-- coverage: begin -->/ { skip = 1; next }
+		/<!-- coverage: end -->/ { skip = 0; next }
+		skip { next }
+		/<\/body>/ { while ((getline l < sec) > 0) print l }
+		{ print }' "$RESULTS/index.html" >"$w/index.html" &&
+		cp "$w/index.html" "$RESULTS/index.html"
+fi
+
+sed -n '1,/^seed patch paths/p' "$RESULTS/coverage.txt"
+echo "coverage: results/coverage.tsv, results/coverage.txt, results/coverage.html"
+rc=0
+if [ -s "$w/unclassified" ]; then
+	printf 'error: %s file(s) not exercised have neither a reason (%s) nor a way a guest reaches them (%s):\n' \
+		"$(wc -l <"$w/unclassified")" "$REASONS" "$REACHABLE" >&2
+	sed 's/^/  /' "$w/unclassified" >&2
+	rc=1
+fi
+if [ -s "$w/both" ]; then
+	printf 'error: %s file(s) have a reason and are listed reachable; keep one:\n' "$(wc -l <"$w/both")" >&2
+	sed 's/^/  /' "$w/both" >&2
+	rc=1
+fi
+if [ "$rc" = 0 ] && [ -n "$UPDATE_DOCS" ]; then
+	cp "$RESULTS/coverage.tsv" "$TOP/docs/coverage.tsv"
+	echo "coverage: docs/coverage.tsv updated"
+fi
+exit "$rc"
