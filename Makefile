@@ -9,6 +9,7 @@
 #   make bench           build and boot figures (not tests)
 #   make staging-report  drivers/staging of the patched tree, text and JSON
 #   make fuzz-affs       mount and walk FUZZ_COUNT corrupted AFFS images
+#   make coverage        the runtime coverage map of the touched files
 
 SHELL := /bin/sh
 TOP := $(CURDIR)
@@ -34,11 +35,12 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
 	check check-host bench clean llseek-report regen staging-report staging-move-regen \
-	fuzz-affs
+	fuzz-affs coverage
 
 all: deps
 	@$(MAKE) --no-print-directory boot
 	@$(MAKE) --no-print-directory report
+	@$(MAKE) --no-print-directory coverage
 
 deps:
 	@scripts/lab/deps.sh
@@ -84,6 +86,12 @@ boot: build initramfs
 
 report: tools
 	@scripts/lab/report.sh
+
+# The runtime coverage map of the last boots (docs/coverage.md); make
+# check makes it after the boots. UPDATE_DOCS=1 also writes
+# docs/coverage.tsv, the map of the last full run.
+coverage: tree
+	@scripts/coverage/coverage.sh
 
 llseek-report: deps tree
 	@scripts/llseek/llseek-report.sh

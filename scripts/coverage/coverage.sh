@@ -105,7 +105,7 @@ boots=0 measured=0
 for k in baseline patched; do
 	: >"$w/ran.$k"
 	for p in $(all_profiles); do
-		[ -f "$RESULTS/$k/$p/verdict" ] && boots=$((boots + 1))
+		[ -d "$RESULTS/$k/$p" ] && boots=$((boots + 1))
 		t="$RESULTS/$k/$p/functions.tsv"
 		[ -f "$t" ] || continue
 		measured=$((measured + 1))
@@ -207,7 +207,9 @@ awk -F "$tab" '$5 != "-" && $6 == 1' "$w/map" | cut -f1 >"$w/both"
 } >"$RESULTS/coverage.tsv"
 
 # --- the text map and its summary
-count() { awk -F "$tab" "$1" "$w/map" | wc -l; }
+# rows AWK-CONDITION: how many rows of the map meet it.
+# shellcheck disable=SC2016 # the conditions are awk, quoted for awk
+rows() { awk -F "$tab" "$1" "$w/map" | wc -l; }
 n_files=$(wc -l <"$w/map")
 n_touched=$(wc -l <"$w/touched")
 n_seed=$(wc -l <"$w/seed")
@@ -221,16 +223,16 @@ seed_reach=$(awk -F "$tab" '$2 == "exercised" || ($4 == "-" && $5 != "-")' "$w/s
 	printf '%s\n' "$notes" | sed '/^$/d'
 	echo
 	for s in exercised built compiled unreachable; do
-		printf '%-12s %s\n' "$s" "$(count "\$2 == \"$s\"")"
+		printf '%-12s %s\n' "$s" "$(rows "\$2 == \"$s\"")"
 	done
 	echo
-	echo "not exercised, with a reason:         $(count '$2 != "exercised" && $4 != "-"')"
-	echo "reachable, not yet exercised:         $(count '$2 != "exercised" && $4 == "-" && $5 != "-"') ($(for h in core software qemu; do printf '%s%s %s' "$sep" "$(awk -F "$tab" -v h="$h" '$2 != "exercised" && $4 == "-" && index($5, h) == 1' "$w/map" | wc -l)" "$h"; sep=', '; done))"
+	echo "not exercised, with a reason:         $(rows '$2 != "exercised" && $4 != "-"')"
+	echo "reachable, not yet exercised:         $(rows '$2 != "exercised" && $4 == "-" && $5 != "-"') ($(sep=; for h in core software qemu; do printf '%s%s %s' "$sep" "$(awk -F "$tab" -v h="$h" '$2 != "exercised" && $4 == "-" && index($5, h) == 1' "$w/map" | wc -l)" "$h"; sep=', '; done))"
 	echo "seed patch paths: $n_seed in all, $n_seed61 still in 6.1, $seed_reach of those reachable, $seed_ex exercised"
 	echo
 	fmt='%-58s %-11s %-24s %s\n'
 	printf "$fmt" file state profiles "reason (or how a guest reaches it)"
-	while IFS="$tab" read -r f s p r h x; do
+	while IFS="$tab" read -r f s p r h _; do
 		[ "$r" = - ] && [ "$h" != - ] && [ "$s" != exercised ] && r="- (reachable: $h)"
 		printf "$fmt" "$f" "$s" "$p" "$r"
 		pt=$(awk -F "$tab" -v f="$f" '$1 == f { sub(/\/([0-9]+)-.*/, "/\\1", $2); printf "%s%s", s, $2; s = "," }' "$w/touched.patches")
@@ -245,7 +247,7 @@ esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
 	echo '<h2 id="coverage">Coverage map</h2>'
 	echo "<pre>$(sed -n '1,/^seed patch paths/p' "$RESULTS/coverage.txt" | esc)</pre>"
 	echo '<table><tr><th>file</th><th>state</th><th>profiles</th><th>reason</th></tr>'
-	while IFS="$tab" read -r f s p r h x; do
+	while IFS="$tab" read -r f s p r h _; do
 		[ "$r" = - ] && [ "$h" != - ] && [ "$s" != exercised ] && r="- (reachable: $h)"
 		printf '<tr><td>%s</td><td class="%s">%s</td><td>%s</td><td>%s</td></tr>\n' \
 			"$f" "$s" "$s" "$p" "$(printf '%s' "$r" | esc)"

@@ -20,6 +20,8 @@
 #      may fail no more checks and pass no fewer than the baseline
 #   5. the lseek ABI comparison of each profile: passes when nothing but
 #      the series' expected changes differs
+#   6. the coverage map of the boots (scripts/coverage/coverage.sh) is made,
+#      and tests/host/t9000 accepts it
 # Exit status 0 only when nothing failed.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/check-lib.sh"
@@ -150,6 +152,21 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 		fi
 	done
 	"$TOP/scripts/lab/report.sh" >"$logdir/report.txt" 2>&1
+
+	# The coverage map of these boots (scripts/coverage/coverage.sh), and
+	# the guard of docs/coverage.tsv run on it.
+	if "$TOP/scripts/coverage/coverage.sh" >"$logdir/coverage.log" 2>&1; then
+		count pass "coverage map made ($(sed -n 's/^reachable, not yet exercised: *//p' "$logdir/coverage.log") reachable, not yet exercised)"
+	else
+		count fail "coverage map made" "see $logdir/coverage.log"
+	fi
+	if COVERAGE_TSV="$RESULTS/coverage.tsv" TMPDIR="$logdir/tmp-coverage" \
+		sh -c 'mkdir -p "$TMPDIR" && exec sh "$0"' "$TOP/tests/host/t9000-coverage-map.sh" \
+		>"$logdir/coverage-guard.log" 2>&1; then
+		count pass "coverage map guard on results/coverage.tsv"
+	else
+		count fail "coverage map guard on results/coverage.tsv" "see $logdir/coverage-guard.log"
+	fi
 else
 	count fail "build and boot" "make boot failed (see above)"
 fi
