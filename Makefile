@@ -39,8 +39,8 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 
 all: deps
 	@$(MAKE) --no-print-directory boot
-	@$(MAKE) --no-print-directory report
 	@$(MAKE) --no-print-directory coverage
+	@$(MAKE) --no-print-directory report
 
 deps:
 	@scripts/lab/deps.sh
@@ -87,7 +87,8 @@ boot: build initramfs
 report: tools
 	@scripts/lab/report.sh
 
-# The runtime coverage map of the last boots (docs/coverage.md); make
+# The runtime coverage map of the last boots (docs/coverage.md), made
+# before the report, whose front page shows results/coverage.txt; make
 # check makes it after the boots. UPDATE_DOCS=1 also writes
 # docs/coverage.tsv, the map of the last full run.
 coverage: tree

@@ -26,11 +26,12 @@
 # an error, and so is a file in both.
 #
 # Writes results/coverage.tsv (file, state, profiles, reason),
-# results/coverage.txt (the map with the patches of each file, and the
-# summary), results/coverage.html (a section, also put into
-# results/index.html when the report made one). UPDATE_DOCS=1 copies the
-# TSV to docs/coverage.tsv, the map of the last full run.
+# results/coverage.txt (the summary, then the map with the patches of each
+# file; the report's front page shows it, so make runs this before the
+# report) and results/coverage.html (the same as a page). UPDATE_DOCS=1
+# copies the TSV to docs/coverage.tsv, the map of the last full run.
 . "$(dirname "$0")/../lab/lib.sh"
+. "$(dirname "$0")/../lab/html.sh"
 
 here="$TOP/scripts/coverage"
 : "${REASONS:=$here/reasons.tsv}"
@@ -240,30 +241,21 @@ seed_reach=$(awk -F "$tab" '$2 == "exercised" || ($4 == "-" && $5 != "-")' "$w/s
 	done <"$w/map"
 } >"$RESULTS/coverage.txt"
 
-# --- the HTML section
-esc() { sed 's/&/\&amp;/g; s/</\&lt;/g; s/>/\&gt;/g'; }
+# --- the HTML page: the summary and the map (the report's front page
+# shows coverage.txt)
 {
-	echo '<!-- coverage: begin -->'
-	echo '<h2 id="coverage">Coverage map</h2>'
-	echo "<pre>$(sed -n '1,/^seed patch paths/p' "$RESULTS/coverage.txt" | esc)</pre>"
+	html_head "bklfree coverage map"
+	echo '<h1>Coverage map</h1>'
+	printf '<pre>%s</pre>\n' "$(sed -n '1,/^seed patch paths/p' "$RESULTS/coverage.txt" | html_escape)"
 	echo '<table><tr><th>file</th><th>state</th><th>profiles</th><th>reason</th></tr>'
 	while IFS="$tab" read -r f s p r h _; do
 		[ "$r" = - ] && [ "$h" != - ] && [ "$s" != exercised ] && r="- (reachable: $h)"
 		printf '<tr><td>%s</td><td class="%s">%s</td><td>%s</td><td>%s</td></tr>\n' \
-			"$f" "$s" "$s" "$p" "$(printf '%s' "$r" | esc)"
+			"$(html_text "$f")" "$s" "$s" "$(html_text "$p")" "$(html_text "$r")"
 	done <"$w/map"
-	echo '</table><p><a href="coverage.tsv">coverage.tsv</a>, <a href="coverage.txt">coverage.txt</a></p>'
-	echo '<!-- coverage: end -->'
+	echo '</table><p><a href="coverage.tsv">coverage.tsv</a>, <a href="coverage.txt">coverage.txt</a>, <a href="index.html">the report</a></p>'
+	html_tail
 } >"$RESULTS/coverage.html"
-if [ -f "$RESULTS/index.html" ]; then
-	awk -v sec="$RESULTS/coverage.html" '
-		/<!-- coverage: begin -->/ { skip = 1; next }
-		/<!-- coverage: end -->/ { skip = 0; next }
-		skip { next }
-		/<\/body>/ { while ((getline l < sec) > 0) print l }
-		{ print }' "$RESULTS/index.html" >"$w/index.html" &&
-		cp "$w/index.html" "$RESULTS/index.html"
-fi
 
 sed -n '1,/^seed patch paths/p' "$RESULTS/coverage.txt"
 echo "coverage: results/coverage.tsv, results/coverage.txt, results/coverage.html"

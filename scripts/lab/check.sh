@@ -151,10 +151,9 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 			count fail "lseek ABI $p" "$out; details: $RESULTS/lseek-diff/$p.txt"
 		fi
 	done
-	"$TOP/scripts/lab/report.sh" >"$logdir/report.txt" 2>&1
-
 	# The coverage map of these boots (scripts/coverage/coverage.sh), and
-	# the guard of docs/coverage.tsv run on it.
+	# the guard of docs/coverage.tsv run on it; before the report, whose
+	# front page shows it.
 	if "$TOP/scripts/coverage/coverage.sh" >"$logdir/coverage.log" 2>&1; then
 		count pass "coverage map made ($(sed -n 's/^reachable, not yet exercised: *//p' "$logdir/coverage.log") reachable, not yet exercised)"
 	else
@@ -167,6 +166,7 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 	else
 		count fail "coverage map guard on results/coverage.tsv" "see $logdir/coverage-guard.log"
 	fi
+	"$TOP/scripts/lab/report.sh" >"$logdir/report.txt" 2>&1
 else
 	count fail "build and boot" "make boot failed (see above)"
 fi
