@@ -108,6 +108,8 @@ done
 	die "verdict failed on '$run/console.log'"
 grep -v '^\[ *[0-9]*\.[0-9]*\]' console.log >ktap.txt
 sed -n 's/^ *# lseek: //p' console.log >lseek.tsv
+# The coverage profiler's records (tests/guest/init): function, calls.
+sed -n 's/^# cov: //p' console.log | tr -d '\r' >functions.tsv
 printf 'kernel=%s\nprofile=%s\naccel=%s\nwall=%s\nqemu_status=%s\n' \
 	"$kernel" "$profile" "$accel" "$wall" "$rc" >>verdict
 v=$(kv verdict verdict)
@@ -129,5 +131,11 @@ cat >result.json <<EOT
            "log_path": "$kernel/$profile/console.log"}
 }
 EOT
-progress boot "$(printf '%-9s %-12s %-6s %5s s  %s' "$kernel" "$profile" "$v" "$wall" "$(sed -n 's/^reason=//p' verdict)")"
+# Under the matrix, "n/N": boots done of all (appends are atomic).
+n=
+if [ -n "${MATRIX_DONE:-}" ]; then
+	echo "$kernel $profile" >>"$MATRIX_DONE"
+	n="$(wc -l <"$MATRIX_DONE")/$MATRIX_TOTAL "
+fi
+progress boot "$(printf '%s%-9s %-12s %-6s %5s s  %s' "$n" "$kernel" "$profile" "$v" "$wall" "$(sed -n 's/^reason=//p' verdict)")"
 [ "$v" != hang ] || progress boot "  console kept in $run/console.log"

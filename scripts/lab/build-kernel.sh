@@ -5,6 +5,8 @@
 # modules are installed (with depmod's modules.dep) under
 # build/kernel/VARIANT/modules, where scripts/boot.sh takes each profile's
 # own module= lines and what they depend on into that boot's initramfs.
+# traced-builtin lists the built-in functions of the files the series touch,
+# for the coverage profiler (docs/lab.md).
 # Both variants keep src/ and obj/ side by side, so with CCACHE_BASEDIR at
 # build/kernel the compiler lines match and the second variant reuses the
 # first one's objects for every file the patches do not touch.
@@ -29,13 +31,11 @@ make -C "$src" O="$obj" -j"$(nproc)" CC="ccache gcc" vmlinux bzImage modules \
 	>"$log" 2>&1 &
 pid=$!
 total=$(cat "$out/objects" 2>/dev/null)
-(
-	while sleep 30; do
-		kill -0 "$pid" 2>/dev/null || exit 0
-		n=$(grep -c '^  CC' "$log")
-		progress build "$variant: $n objects compiled${total:+ (about $((n * 100 / total)) % of a full build)}, $(elapsed "$start") s"
-	done
-) &
+compiled() {
+	n=$(grep -c '^  CC' "$log")
+	echo "$variant: $n objects compiled${total:+ (about $((n * 100 / total)) % of a full build)}"
+}
+every_30s build "$pid" compiled &
 ticker=$!
 wait "$pid"
 rc=$?
@@ -50,6 +50,16 @@ make -C "$src" O="$obj" INSTALL_MOD_PATH="$m" INSTALL_MOD_STRIP=1 \
 	die "modules_install failed for '$variant'; full log: $log"
 [ -s "$(echo "$m"/lib/modules/*/modules.dep)" ] ||
 	die "no modules.dep under '$m' (is kmod's depmod installed?)"
+# The functions the coverage profiler counts in the built-in part of this
+# kernel: those of every touched file's object that no module links
+# (module functions are counted whole, per module, by the guest's init).
+find "$obj" -name '*.mod' -exec cat {} + | sort -u >"$out/module-objects"
+"$TOP/scripts/lab/touched.sh" | while read -r f; do
+	o=${f%.c}.o
+	[ -f "$obj/$o" ] && ! grep -qx "$o" "$out/module-objects" || continue
+	nm --defined-only "$obj/$o" | awk '$2 == "t" || $2 == "T" { print $3 }'
+done | sort -u >"$out/traced-builtin" ||
+	die "cannot list the touched functions of '$variant'"
 cp "$obj/vmlinux" "$out/vmlinux"
 cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
 n=$(grep -c '^  CC' "$log")

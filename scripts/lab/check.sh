@@ -70,7 +70,8 @@ make -C "$TOP" --no-print-directory build initramfs KERNELS="baseline patched" |
 echo "== touched files in allmodconfig"
 # Every .c file the series touch compiles in an allmodconfig build of the
 # patched tree; files no x86_64 config builds are listed, not counted.
-"$TOP/scripts/lab/compile-touched.sh" >"$logdir/compile-touched.log" 2>&1
+# Its progress lines (stderr) stay on the terminal.
+"$TOP/scripts/lab/compile-touched.sh" >"$logdir/compile-touched.log"
 if [ -s "$RESULTS/compile-touched.txt" ]; then
 	while read -r status file rest; do
 		case $status in

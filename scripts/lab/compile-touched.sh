@@ -70,7 +70,20 @@ done
 # the series change.
 [ "$KTREES/patched/fingerprint" -nt "$obj/.config" ] && rm -f "$obj/.config"
 # shellcheck disable=SC2086 # x86 holds words
-allmod_objects "$src" "$obj" "$KTREES/allmod/objects.log" $x86
+allmod_objects "$src" "$obj" "$KTREES/allmod/objects.log" $x86 &
+pid=$!
+compiled() {
+	echo "allmodconfig: $(cat "$KTREES/allmod/objects.log.prepare" "$KTREES/allmod/objects.log" 2>/dev/null |
+		grep -c '^  CC') objects compiled for $(echo $x86 | wc -w) touched files"
+}
+every_30s compile "$pid" compiled >&2 &
+ticker=$!
+wait "$pid"
+rc=$?
+kill "$ticker" 2>/dev/null
+# 1 is die() in allmod_objects (its message is out); make -k's 2 only means
+# some objects failed, which is sorted out below.
+[ "$rc" != 1 ] || exit 1
 
 failed=
 for f in $x86; do

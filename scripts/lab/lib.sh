@@ -34,6 +34,18 @@ progress() {
 	printf '  %-9s %s\n' "$1" "$2"
 }
 
+# every_30s STAGE PID COMMAND...: while process PID runs, a progress line
+# every 30 s: what COMMAND prints and the seconds so far. Run it in the
+# background beside a long stage and kill it when the stage ends.
+every_30s() {
+	_stage=$1 _pid=$2 _t0=$(now)
+	shift 2
+	while sleep 30; do
+		kill -0 "$_pid" 2>/dev/null || return 0
+		progress "$_stage" "$("$@"), $(elapsed "$_t0") s"
+	done
+}
+
 # need_file PATH HINT: stop with HINT when PATH is missing.
 need_file() {
 	[ -e "$1" ] || die "'$1' is missing: $2"
@@ -108,7 +120,9 @@ module_closure() {
 # OUT: build/initramfs/base.cpio (busybox, /init) followed by an archive of
 # this profile's own guest tests (and the two every boot runs), its module=
 # lines as /etc/bklfree-modules and those modules of KERNEL with what they
-# depend on. The kernel unpacks concatenated archives in order.
+# depend on; for the coverage profiler, the kernel's touched built-in
+# functions (/etc/bklfree-traced) and those modules' names. The kernel
+# unpacks concatenated archives in order.
 profile_initrd() {
 	_k=$1 _p=$2 _out=$3
 	_base="$BUILD/initramfs/base.cpio"
@@ -125,6 +139,13 @@ profile_initrd() {
 		echo "dir /tests 0755 0 0"
 		echo "dir /etc 0755 0 0"
 		echo "file /etc/bklfree-modules $_out.modules 0644 0 0"
+		# What the coverage profiler counts: the touched built-in
+		# functions, and every module this boot may load, whole.
+		for _ko in $_kos; do echo "$_ko"; done |
+			sed 's|.*/||; s|\.ko.*||; s|-|_|g' >"$_out.traced-modules"
+		echo "file /etc/bklfree-traced-modules $_out.traced-modules 0644 0 0"
+		[ -f "$KTREES/$_k/traced-builtin" ] &&
+			echo "file /etc/bklfree-traced $KTREES/$_k/traced-builtin 0644 0 0"
 		for _t in $(profile_get "$_p" tests) locks/file-locks lseek/lseek-abi; do
 			need_file "$BUILD/guest/tests/$_t" "no guest test '$_t': run 'make guest'"
 			echo "dir /tests/${_t%/*} 0755 0 0"

@@ -18,6 +18,11 @@ set -- $KERNELS
 "$TOP/scripts/lab/accel.sh" "$(kernel_image "$1")" || exit 1
 progress matrix "$(echo $KERNELS | wc -w) kernels x $(echo $PROFILES | wc -w) profiles, accel $(qemu_accel), 2 guests at a time"
 start=$(now)
+# boot.sh numbers its progress line "n/N" from this file.
+MATRIX_TOTAL=$(($(echo $KERNELS | wc -w) * $(echo $PROFILES | wc -w)))
+MATRIX_DONE="$RESULTS/matrix-done"
+: >"$MATRIX_DONE"
+export MATRIX_TOTAL MATRIX_DONE
 # Longest boots first (by the last run's wall time; a boot not run yet
 # counts as long), so the two lanes end together.
 for p in $PROFILES; do

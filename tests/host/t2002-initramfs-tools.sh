@@ -69,7 +69,9 @@ grep -q '^file /lib/modules/6.1.0-lab/kernel/drivers/x/foo_bar.ko ' "$plist" &&
 	grep -q '^file /lib/modules/6.1.0-lab/kernel/drivers/x/dep.ko ' "$plist" &&
 	! grep -q 'other.ko' "$plist" &&
 	grep -q '^file /lib/modules/6.1.0-lab/modules.dep ' "$plist"
-ktap_ok $? "it carries the profile's modules and what they need, no others" ||
+[ "$(sort "$w/build/run/initrd.cpio.traced-modules" | paste -sd' ' -)" = "dep foo_bar" ] &&
+	grep -q '^file /etc/bklfree-traced-modules ' "$plist"
+ktap_ok $? "it carries the profile's modules and what they need, no others; their names for the coverage profiler" ||
 	ktap_diag "$(cat "$plist")"
 grep -q '^file /tests/core/chardev ' "$plist" && grep -q '^file /tests/lseek/lseek-abi ' "$plist" &&
 	[ "$(grep -c '^file /tests/' "$plist")" = 3 ] &&
