@@ -131,11 +131,11 @@ cat >result.json <<EOT
            "log_path": "$kernel/$profile/console.log"}
 }
 EOT
-# Under the matrix, "n/N": boots done of all (appends are atomic).
+# Under the matrix, "n/N": boots done of all (counted under a lock).
 n=
 if [ -n "${MATRIX_DONE:-}" ]; then
-	echo "$kernel $profile" >>"$MATRIX_DONE"
-	n="$(wc -l <"$MATRIX_DONE")/$MATRIX_TOTAL "
+	n="$(flock "$MATRIX_DONE" sh -c 'echo "$1" >>"$0" && wc -l <"$0"' \
+		"$MATRIX_DONE" "$kernel $profile")/$MATRIX_TOTAL "
 fi
 progress boot "$(printf '%s%-9s %-12s %-6s %5s s  %s' "$n" "$kernel" "$profile" "$v" "$wall" "$(sed -n 's/^reason=//p' verdict)")"
 [ "$v" != hang ] || progress boot "  console kept in $run/console.log"

@@ -21,6 +21,7 @@ start=$(now)
 # boot.sh numbers its progress line "n/N" from this file.
 MATRIX_TOTAL=$(($(echo $KERNELS | wc -w) * $(echo $PROFILES | wc -w)))
 MATRIX_DONE="$RESULTS/matrix-done"
+mkdir -p "$RESULTS"
 : >"$MATRIX_DONE"
 export MATRIX_TOTAL MATRIX_DONE
 # Longest boots first (by the last run's wall time; a boot not run yet
