@@ -14,7 +14,10 @@
 # "Ran" is measured: results/<kernel>/<profile>/functions.tsv lists the
 # functions the function profiler saw called during that boot (NAME<TAB>HITS);
 # a name counts for a file when the file's object defines it (nm type T or
-# t), so a static name several map files define counts for each of them.
+# t), so a static name several map files define counts for each of them;
+# a module's function counts only in the boots whose initramfs carried that
+# module (initrd.cpio.traced-modules), since the profiler names functions
+# without their module.
 # The object of a patched path is build/kernel/patched/obj/DIR/X.o; on the
 # baseline, the path before the moves under build/kernel/baseline/obj.
 #
@@ -84,8 +87,15 @@ for k in baseline patched; do
 	built_objects "$obj" | sed '/^$/d' | sort -u >"$w/built.$k"
 	[ -s "$w/built.$k" ] || notes="$notes
 note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; no file counts as built there"
-	# names.K: "NAME<TAB>FILE" for every function a map file's object
-	# defines (FILE is the patched path on both kernels).
+	# modobj.K: "OBJECT<TAB>MODULE" for every object a module links (its
+	# .mod file), the module named as ftrace and modprobe name it.
+	find "$obj" -name '*.mod' 2>/dev/null | while read -r m; do
+		n=$(basename "$m" .mod | tr - _)
+		sed "s|\$|$tab$n|" "$m"
+	done | sort -u >"$w/modobj.$k"
+	# names.K: "NAME<TAB>FILE<TAB>MODULE" for every function a map file's
+	# object defines (FILE is the patched path on both kernels; MODULE is
+	# "-" for a built-in object).
 	while IFS="$tab" read -r f b; do
 		o="${f%.c}.o"
 		if [ "$k" = baseline ]; then
@@ -94,8 +104,9 @@ note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; n
 		fi
 		grep -qxF "$o" "$w/built.$k" || continue
 		echo "$f" >>"$w/obj.$k"
+		mod=$(awk -F "$tab" -v o="$o" '$1 == o { print $2; exit }' "$w/modobj.$k")
 		nm --defined-only "$obj/$o" 2>/dev/null |
-			awk -v f="$f" '$2 == "T" || $2 == "t" { print $3 "\t" f }'
+			awk -v f="$f" -v m="${mod:--}" '$2 == "T" || $2 == "t" { print $3 "\t" f "\t" m }'
 	done <"$w/files.base" | sort -u >"$w/names.$k"
 	touch "$w/obj.$k"
 done
@@ -110,10 +121,16 @@ for k in baseline patched; do
 		t="$RESULTS/$k/$p/functions.tsv"
 		[ -f "$t" ] || continue
 		measured=$((measured + 1))
-		awk -F "$tab" -v p="$p" 'NR == FNR { n[$1] = n[$1] " " $2; next }
+		# A module's function counts only in a boot that could load
+		# that module (its initramfs carried it): the profiler names
+		# functions without their module, and static names repeat.
+		mods="$RESULTS/$k/$p/initrd.cpio.traced-modules"
+		[ -f "$mods" ] || mods=/dev/null
+		awk -F "$tab" -v p="$p" 'FILENAME == ARGV[1] { loaded[$1] = 1; next }
+			FILENAME == ARGV[2] { if ($3 == "-" || ($3 in loaded)) n[$1] = n[$1] " " $2; next }
 			$2 + 0 > 0 && ($1 in n) { c = split(n[$1], fs, " ")
 				for (i = 1; i <= c; i++) print fs[i] "\t" p }' \
-			"$w/names.$k" "$t" >>"$w/ran.$k"
+			"$mods" "$w/names.$k" "$t" >>"$w/ran.$k"
 	done
 	sort -u -o "$w/ran.$k" "$w/ran.$k"
 done
