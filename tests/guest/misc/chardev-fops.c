@@ -68,22 +68,24 @@ static int uinput_version(void)
 	return ok;
 }
 
-static int uhid_idle(void)
+/* A node with nothing queued: read EAGAIN, poll not readable. */
+static int idle(const char *path, int flags)
 {
-	int fd = node("/dev/uhid", O_RDWR | O_NONBLOCK);
+	int fd = node(path, flags | O_NONBLOCK);
 	int ok = fd >= 0 && read_eagain(fd) && poll_not_readable(fd);
 
 	close(fd);
 	return ok;
 }
 
+static int uhid_idle(void)
+{
+	return idle("/dev/uhid", O_RDWR);
+}
+
 static int userio_idle(void)
 {
-	int fd = node("/dev/userio", O_RDWR | O_NONBLOCK);
-	int ok = fd >= 0 && read_eagain(fd) && poll_not_readable(fd);
-
-	close(fd);
-	return ok;
+	return idle("/dev/userio", O_RDWR);
 }
 
 /* Writing the setup registers an LED; closing removes it. */
@@ -157,11 +159,7 @@ static int cuse_init(void)
 /* No rfkill switch in the guest: nothing to read. */
 static int rfkill_idle(void)
 {
-	int fd = node("/dev/rfkill", O_RDONLY | O_NONBLOCK);
-	int ok = fd >= 0 && read_eagain(fd) && poll_not_readable(fd);
-
-	close(fd);
-	return ok;
+	return idle("/dev/rfkill", O_RDONLY);
 }
 
 /* The ublk control device is not seekable (patches/core 0103). */
