@@ -1,8 +1,9 @@
 # Software character devices the llseek series touches, no hardware: each
 # module makes its node at load (gpio-mockup one chip of 8 lines,
 # pps-ktimer /dev/pps0, rc-loopback /dev/lirc0) and misc/chardev-fops
-# drives each node's own operations.
-description=uinput, uhid, userio, uleds, tun, dm control, fuse, cuse, rfkill, ublk, pps, gpiochip, vhost-net, lirc
+# drives each node's own operations; joydev binds to a joystick made
+# through uinput, and binfmt_misc is mounted and given a rule.
+description=uinput, uhid, userio, uleds, tun, dm control, fuse, cuse, rfkill, ublk, pps, gpiochip, vhost-net, lirc, joydev, binfmt_misc
 kconfig=CONFIG_INPUT=y
 kconfig=CONFIG_INPUT_MISC=y
 kconfig=CONFIG_INPUT_UINPUT=m
@@ -34,6 +35,8 @@ kconfig=CONFIG_RC_CORE=m
 kconfig=CONFIG_LIRC=y
 kconfig=CONFIG_RC_DEVICES=y
 kconfig=CONFIG_RC_LOOPBACK=m
+kconfig=CONFIG_INPUT_JOYDEV=m
+kconfig=CONFIG_BINFMT_MISC=m
 module=uinput
 module=uhid
 module=userio
@@ -49,5 +52,7 @@ module=pps-ktimer
 module=gpio-mockup gpio_mockup_ranges=-1,8
 module=vhost_net
 module=rc-loopback
-tests=misc/chardev-fops
+module=joydev
+module=binfmt_misc
+tests=misc/chardev-fops misc/joydev-uinput misc/binfmt-misc
 timeout=60

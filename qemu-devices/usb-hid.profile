@@ -19,6 +19,7 @@ kconfig=CONFIG_HIDRAW=y
 kconfig=CONFIG_HID_GENERIC=m
 kconfig=CONFIG_USB_HID=m
 kconfig=CONFIG_USB_HIDDEV=y
+kconfig=CONFIG_USB_MON=m
 kconfig=CONFIG_BLK_DEV=y
 kconfig=CONFIG_BLK_DEV_LOOP=m
 module=xhci-pci
@@ -31,7 +32,9 @@ module=evdev
 module=mousedev
 # lseek/driver-lseek opens /dev/loop-control too.
 module=loop
-tests=usb/hid-evdev usb/hidraw usb/hiddev lseek/driver-lseek
+# The USB monitor watches the same bus (usb/usbmon).
+module=usbmon
+tests=usb/hid-evdev usb/hidraw usb/hiddev usb/usbmon lseek/driver-lseek
 # Each tag is a "# bklfree-inject: TAG" line a guest test prints once its
 # device nodes are open; the runner sends that tag's monitor commands. Every
 # test has its own tags, so its events never reach another test. mouse_set
