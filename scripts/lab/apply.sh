@@ -77,11 +77,17 @@ done
 rm -f "$out/series.tmp"
 
 # Files changed by the previous or the new patch set get a fresh inode and
-# mtime, so the incremental build recompiles them in both directions.
+# mtime, so the incremental build recompiles them in both directions; one
+# whose bytes are those of the previous patched tree keeps that tree's
+# mtime, so a one-file change does not rebuild what includes the others
+# (0065 changes include/linux/fs.h, which nearly every object includes).
 cat "$out/touched.new" "$out/touched" 2>/dev/null | sort -u |
 	while read -r f; do
 		[ -f "$new/$f" ] || continue
 		cp "$new/$f" "$new/$f.bklfree" && mv "$new/$f.bklfree" "$new/$f"
+		if [ -f "$out/src/$f" ] && cmp -s "$out/src/$f" "$new/$f"; then
+			touch -r "$out/src/$f" "$new/$f"
+		fi
 	done
 rm -rf "$out/src"
 mv "$new" "$out/src"
