@@ -16,7 +16,7 @@
  *	error(fmt, ...)        the error; returns -1
  *	usage_error(fmt, ...)  the error and USAGE; exits 2
  *
- * A tool without USAGE gets only vreport(), for its own die() (verdict).
+ * A tool without USAGE gets only vreport().
  */
 #ifndef BKLFREE_USAGE_H
 #define BKLFREE_USAGE_H

@@ -107,6 +107,12 @@
 #include <string.h>
 #include <strings.h>
 
+#define USAGE \
+	"usage: verdict [--timed-out] [--exit-status N] [--qemu-stderr FILE]\n" \
+	"               [--optional TEST]... [--hostcheck-passed | " \
+	"--hostcheck-failed CMD]\n" \
+	"               CONSOLE_LOG\n" \
+	"   or: verdict --cases CONSOLE_LOG"
 #include "usage.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -117,12 +123,6 @@
 #define TEXT_MAX 512
 #define REASON_MAX (TEXT_MAX + 64)
 
-static const char usage[] =
-	"usage: verdict [--timed-out] [--exit-status N] [--qemu-stderr FILE]\n"
-	"               [--optional TEST]... [--hostcheck-passed | "
-	"--hostcheck-failed CMD]\n"
-	"               CONSOLE_LOG\n"
-	"   or: verdict --cases CONSOLE_LOG";
 
 enum {
 	SPLAT_PANIC = 1,	/* the kernel stopped: verdict=panic */
@@ -423,29 +423,6 @@ struct options {
 	int cases;		/* --cases: list, do not judge */
 	const char *path;
 };
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-die(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
-	exit(2);
-}
-
-static void __attribute__((format(printf, 1, 2), noreturn))
-usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vreport(fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "%s\n", usage);
-	exit(2);
-}
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -1423,6 +1400,8 @@ int main(int argc, char **argv)
 	static struct verdict verdict;
 	FILE *f;
 
+	/* 2 on a usage or I/O error: 0 and 1 are the verdict's own. */
+	die_status = 2;
 	parse_options(argc, argv, &o);
 	ktap.optional = o.optional;
 	ktap.nr_optional = o.nr_optional;
