@@ -1,8 +1,8 @@
 #!/bin/sh
 # coverage.sh [SERIES...]: the runtime coverage map (make coverage). One row
-# per .c file the series touch (scripts/lab/touched.sh) and per path of the
-# seed patch (seed-paths) that still exists in 6.1, followed through the
-# staging moves (touched.sh --moves):
+# per file of map-files.sh: each .c file the series touch and each path of
+# the seed patch (seed-paths) that still exists in 6.1, followed through the
+# staging moves:
 #   exercised    code of the file ran in a boot of the patched kernel, and
 #                in the same profile's boot of the baseline kernel when the
 #                file exists in the pristine tree
@@ -51,22 +51,14 @@ trap '[ -n "$COVERAGE_KEEP" ] || rm -rf "$w"' EXIT
 trap 'exit 1' INT TERM
 mkdir -p "$RESULTS"
 
-# --- the files of the map
+# --- the files of the map (map-files.sh: "FILE<TAB>BASE")
+"$here/map-files.sh" "$@" >"$w/files.base" || exit 1
 "$TOP/scripts/lab/touched.sh" --patches "$@" >"$w/touched.patches" || exit 1
-"$TOP/scripts/lab/touched.sh" --moves "$@" >"$w/moves" || exit 1
 cut -f1 "$w/touched.patches" | sort -u >"$w/touched"
-# Seed paths: a moved one is followed to its place; it is in the map when
-# the pristine tree has it.
 sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$SEED_PATHS" | sort -u >"$w/seed"
-awk -F "$tab" 'NR == FNR { to[$1] = $2; next }
-	{ print $0 "\t" ($0 in to ? to[$0] : $0) }' "$w/moves" "$w/seed" >"$w/seed.map"
-while IFS="$tab" read -r old new; do
-	[ -f "$PRISTINE/$old" ] && printf '%s\n' "$new"
-done <"$w/seed.map" | sort -u >"$w/seed.in61"
-sort -u "$w/touched" "$w/seed.in61" >"$w/files"
-# base FILE: the file's path in the pristine (baseline) tree.
-awk -F "$tab" 'NR == FNR { from[$2] = $1; next }
-	{ print $0 "\t" ($0 in from ? from[$0] : $0) }' "$w/moves" "$w/files" >"$w/files.base"
+# The seed's paths still in 6.1: the map's files whose pristine path is one.
+awk -F "$tab" 'NR == FNR { s[$1] = 1; next } ($2 in s) { print $1 }' \
+	"$w/seed" "$w/files.base" | sort -u >"$w/seed.in61"
 
 # --- objects: which a lab kernel built, and the functions each defines
 # built_objects OBJ: the objects linked into that kernel: vmlinux.a's

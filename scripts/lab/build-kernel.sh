@@ -5,7 +5,7 @@
 # modules are installed (with depmod's modules.dep) under
 # build/kernel/VARIANT/modules, where scripts/boot.sh takes each profile's
 # own module= lines and what they depend on into that boot's initramfs.
-# traced-builtin lists the built-in functions of the files the series touch,
+# traced-builtin lists the built-in functions of the coverage map's files,
 # for the coverage profiler (docs/lab.md).
 # Both variants keep src/ and obj/ side by side, so with CCACHE_BASEDIR at
 # build/kernel the compiler lines match and the second variant reuses the
@@ -51,15 +51,19 @@ make -C "$src" O="$obj" INSTALL_MOD_PATH="$m" INSTALL_MOD_STRIP=1 \
 [ -s "$(echo "$m"/lib/modules/*/modules.dep)" ] ||
 	die "no modules.dep under '$m' (is kmod's depmod installed?)"
 # The functions the coverage profiler counts in the built-in part of this
-# kernel: those of every touched file's object that no module links
-# (module functions are counted whole, per module, by the guest's init).
+# kernel: those of every coverage map file's object (the touched files and
+# the seed patch's paths, scripts/coverage/map-files.sh) that no module
+# links (module functions are counted whole, per module, by the guest's
+# init). The baseline has each file at its pristine path.
 find "$obj" -name '*.mod' -exec cat {} + | sort -u >"$out/module-objects"
-"$TOP/scripts/lab/touched.sh" | while read -r f; do
+col=1
+[ "$variant" = baseline ] && col=2
+"$TOP/scripts/coverage/map-files.sh" | cut -f"$col" | while read -r f; do
 	o=${f%.c}.o
 	[ -f "$obj/$o" ] && ! grep -qx "$o" "$out/module-objects" || continue
 	nm --defined-only "$obj/$o" | awk '$2 == "t" || $2 == "T" { print $3 }'
 done | sort -u >"$out/traced-builtin" ||
-	die "cannot list the touched functions of '$variant'"
+	die "cannot list the traced functions of '$variant'"
 cp "$obj/vmlinux" "$out/vmlinux"
 cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
 n=$(grep -c '^  CC' "$log")
