@@ -14,7 +14,8 @@
 # "Ran" is measured: results/<kernel>/<profile>/functions.tsv lists the
 # functions the function profiler saw called during that boot (NAME<TAB>HITS);
 # a name counts for a file when the file's object defines it (nm type T or
-# t), so a static name several map files define counts for each of them;
+# t) and no other object of that kernel does: a static name that several
+# objects define (s_start, show, ...) is ambiguous and counts for none;
 # a module's function counts only in the boots whose initramfs carried that
 # module (initrd.cpio.traced-modules), since the profiler names functions
 # without their module.
@@ -85,9 +86,16 @@ note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; n
 		n=$(basename "$m" .mod | tr - _)
 		sed "s|\$|$tab$n|" "$m"
 	done | sort -u >"$w/modobj.$k"
+	# dup.K: the function names more than one object of that kernel
+	# defines (static names repeat: s_start, show, ...). The profiler
+	# names a function without its file, so a hit on such a name cannot
+	# say which file ran and counts for none of them.
+	(cd "$obj" && xargs nm --defined-only <"$w/built.$k" 2>/dev/null) |
+		awk '$2 == "T" || $2 == "t" { n[$3]++ }
+			END { for (f in n) if (n[f] > 1) print f }' >"$w/dup.$k"
 	# names.K: "NAME<TAB>FILE<TAB>MODULE" for every function a map file's
-	# object defines (FILE is the patched path on both kernels; MODULE is
-	# "-" for a built-in object).
+	# object defines and no other object does (FILE is the patched path on
+	# both kernels; MODULE is "-" for a built-in object).
 	while IFS="$tab" read -r f b; do
 		o="${f%.c}.o"
 		if [ "$k" = baseline ]; then
@@ -99,7 +107,8 @@ note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; n
 		mod=$(awk -F "$tab" -v o="$o" '$1 == o { print $2; exit }' "$w/modobj.$k")
 		nm --defined-only "$obj/$o" 2>/dev/null |
 			awk -v f="$f" -v m="${mod:--}" '$2 == "T" || $2 == "t" { print $3 "\t" f "\t" m }'
-	done <"$w/files.base" | sort -u >"$w/names.$k"
+	done <"$w/files.base" | sort -u |
+		awk -F "$tab" 'NR == FNR { dup[$1] = 1; next } !($1 in dup)' "$w/dup.$k" - >"$w/names.$k"
 	touch "$w/obj.$k"
 done
 

@@ -55,14 +55,19 @@ make -C "$src" O="$obj" INSTALL_MOD_PATH="$m" INSTALL_MOD_STRIP=1 \
 # the seed patch's paths, scripts/coverage/map-files.sh) that no module
 # links (module functions are counted whole, per module, by the guest's
 # init). The baseline has each file at its pristine path.
+# A name vmlinux defines more than once (a static s_start, show ...) is left
+# out: the profiler reports names only, so coverage.sh cannot attribute it,
+# and filtering on it would trace every function of that name.
 find "$obj" -name '*.mod' -exec cat {} + | sort -u >"$out/module-objects"
+nm --defined-only "$obj/vmlinux" | awk '$2 == "t" || $2 == "T" { print $3 }' |
+	sort | uniq -d >"$out/vmlinux-duplicates"
 col=1
 [ "$variant" = baseline ] && col=2
 "$TOP/scripts/coverage/map-files.sh" | cut -f"$col" | while read -r f; do
 	o=${f%.c}.o
 	[ -f "$obj/$o" ] && ! grep -qx "$o" "$out/module-objects" || continue
 	nm --defined-only "$obj/$o" | awk '$2 == "t" || $2 == "T" { print $3 }'
-done | sort -u >"$out/traced-builtin" ||
+done | sort -u | comm -23 - "$out/vmlinux-duplicates" >"$out/traced-builtin" ||
 	die "cannot list the traced functions of '$variant'"
 cp "$obj/vmlinux" "$out/vmlinux"
 cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"

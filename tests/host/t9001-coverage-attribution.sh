@@ -4,12 +4,13 @@
 # objects compiled from tiny .c files with the host's cc, a thin vmlinux.a
 # and a module's .mod list, and fake functions.tsv files. The map must be
 # tests/host/fixtures/coverage/expected.tsv:
-#   dir/a.c   exercised in p1 and p2: its own function in p1, and in p2 a
-#             static name dir/b.c defines too (counted for both)
-#   dir/b.c   exercised in p2 only (the shared static name), a module
-#             (bmod) that only p2's initramfs carries: b_fn seen in p1 is
-#             another module's function of that name and does not count
-#             (on the baseline, where b.o is built in, it would)
+#   dir/a.c   exercised in p1 only: its own function; in p2 only a static
+#             name dir/b.c defines too was seen, which cannot say which
+#             file ran and counts for neither
+#   dir/b.c   exercised in p2 only, a module (bmod) that only p2's
+#             initramfs carries: b_fn seen in p1 is another module's
+#             function of that name and does not count (on the baseline,
+#             where b.o is built in, it would)
 #   dir/c.c   compiled (not in a lab kernel, "ok" in compile-touched.txt)
 #   dir/e.c   built: ran on patched in p1, not on baseline
 #   dir/u.c   unreachable, with the reason of a pattern rule
@@ -76,6 +77,8 @@ fn patched p2 s_shared 1
 fn patched p2 d_fn 0
 fn patched p1 b_fn 2
 fn baseline p1 b_fn 1
+fn patched p2 b_fn 1
+fn baseline p2 b_fn 3
 printf 'bmod\n' >"$results/patched/p2/initrd.cpio.traced-modules"
 fn baseline p1 a_fn 1
 fn baseline p2 s_shared 2
