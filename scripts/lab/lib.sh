@@ -7,7 +7,9 @@
 : "${RESULTS:=$TOP/results}"
 : "${TOOLS:=$BUILD/tools}"
 PRISTINE="$BUILD/pristine"
-KTREES="$BUILD/kernel"
+# KTREES: where the built kernels are; a second checkout may boot another
+# checkout's kernels (read only) with KTREES=/that/checkout/build/kernel.
+: "${KTREES:=$BUILD/kernel}"
 TARBALL=/usr/src/linux-source-6.1.tar.xz
 : "${QEMU:=qemu-system-x86_64}"
 

@@ -161,7 +161,8 @@ static int valid_module(const char *v)
 {
 	const char *p = v;
 
-	while (islower((unsigned char)*p) || isdigit((unsigned char)*p) ||
+	/* Kbuild names a module after its object: mISDN_core has capitals. */
+	while (isalnum((unsigned char)*p) ||
 	       *p == '_' || *p == '-')
 		p++;
 	if (p == v || (*p != '\0' && *p != ' '))
