@@ -86,12 +86,14 @@ note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; n
 		n=$(basename "$m" .mod | tr - _)
 		sed "s|\$|$tab$n|" "$m"
 	done | sort -u >"$w/modobj.$k"
+	# The profiler prints a name cut to 30 characters (ftrace.c's
+	# "%-30.30s"), so names are compared on their first 30.
 	# dup.K: the function names more than one object of that kernel
 	# defines (static names repeat: s_start, show, ...). The profiler
 	# names a function without its file, so a hit on such a name cannot
 	# say which file ran and counts for none of them.
 	(cd "$obj" && xargs nm --defined-only <"$w/built.$k" 2>/dev/null) |
-		awk '$2 == "T" || $2 == "t" { n[$3]++ }
+		awk '$2 == "T" || $2 == "t" { n[substr($3, 1, 30)]++ }
 			END { for (f in n) if (n[f] > 1) print f }' >"$w/dup.$k"
 	# names.K: "NAME<TAB>FILE<TAB>MODULE" for every function a map file's
 	# object defines and no other object does (FILE is the patched path on
@@ -106,7 +108,7 @@ note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; n
 		echo "$f" >>"$w/obj.$k"
 		mod=$(awk -F "$tab" -v o="$o" '$1 == o { print $2; exit }' "$w/modobj.$k")
 		nm --defined-only "$obj/$o" 2>/dev/null |
-			awk -v f="$f" -v m="${mod:--}" '$2 == "T" || $2 == "t" { print $3 "\t" f "\t" m }'
+			awk -v f="$f" -v m="${mod:--}" '$2 == "T" || $2 == "t" { print substr($3, 1, 30) "\t" f "\t" m }'
 	done <"$w/files.base" | sort -u |
 		awk -F "$tab" 'NR == FNR { dup[$1] = 1; next } !($1 in dup)' "$w/dup.$k" - >"$w/names.$k"
 	touch "$w/obj.$k"

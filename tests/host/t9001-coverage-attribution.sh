@@ -4,7 +4,8 @@
 # objects compiled from tiny .c files with the host's cc, a thin vmlinux.a
 # and a module's .mod list, and fake functions.tsv files. The map must be
 # tests/host/fixtures/coverage/expected.tsv:
-#   dir/a.c   exercised in p1 only: its own function; in p2 only a static
+#   dir/a.c   exercised in p1 only: its own function, whose long name the
+#             profiler prints cut to 30 characters; in p2 only a static
 #             name dir/b.c defines too was seen, which cannot say which
 #             file ran and counts for neither
 #   dir/b.c   exercised in p2 only, a module (bmod) that only p2's
@@ -60,7 +61,7 @@ obj() {
 	cc -O0 -c -o "$build/kernel/$_k/obj/$_p.o" "$w/src.c"
 }
 for k in baseline patched; do
-	obj "$k" dir/a a_fn s_shared
+	obj "$k" dir/a a_function_whose_name_is_longer_than_30 s_shared
 	obj "$k" dir/b b_fn s_shared
 	obj "$k" dir/e e_fn
 done
@@ -71,7 +72,7 @@ obj baseline old/d d_fn
 (cd "$build/kernel/baseline/obj" && ar rcT vmlinux.a dir/a.o dir/b.o dir/e.o old/d.o)
 
 fn() { mkdir -p "$results/$1/$2"; printf "%s\t%s\n" "$3" "$4" >>"$results/$1/$2/functions.tsv"; }
-fn patched p1 a_fn 3
+fn patched p1 a_function_whose_name_is_longe 3
 fn patched p1 e_fn 1
 fn patched p2 s_shared 1
 fn patched p2 d_fn 0
@@ -80,7 +81,7 @@ fn baseline p1 b_fn 1
 fn patched p2 b_fn 1
 fn baseline p2 b_fn 3
 printf 'bmod\n' >"$results/patched/p2/initrd.cpio.traced-modules"
-fn baseline p1 a_fn 1
+fn baseline p1 a_function_whose_name_is_longe 1
 fn baseline p2 s_shared 2
 fn baseline p2 d_fn 4
 
