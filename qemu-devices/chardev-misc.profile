@@ -54,5 +54,5 @@ module=vhost_net
 module=rc-loopback
 module=joydev
 module=binfmt_misc
-tests=misc/chardev-fops misc/joydev-uinput misc/binfmt-misc
+tests=misc/chardev-fops misc/joydev-uinput misc/binfmt-misc misc/fusectl
 timeout=60

@@ -6,6 +6,14 @@
  * written to trace_marker comes back from the trace file, and tracing_on
  * toggles. The trace file is a seq_file: reading it twice from offset 0
  * gives the same text.
+ *
+ * debugfs's x86/ directory is made at boot by arch/x86/kernel/kdebugfs.c
+ * (arch_kdebugfs_init, __init); x86/tlb_single_page_flush_ceiling
+ * (arch/x86/mm/tlb.c) in it reads 6.1's default, 33. kdebugfs.c's only
+ * code that runs after boot is the setup_data "data" reader, which needs
+ * CONFIG_DEBUG_BOOT_PARAMS (off in the lab kernel, so there is no
+ * x86/boot_params/) and a boot loader that passes setup_data (PVH does
+ * not): docs/coverage.md, scripts/coverage/reasons.tsv.
  */
 #include <fcntl.h>
 #include <sys/vfs.h>
@@ -96,12 +104,19 @@ static int tracing_on(void)
 	return ok;
 }
 
+static int x86_dir(void)
+{
+	return read_file("/sys/kernel/debug/x86/tlb_single_page_flush_ceiling") &&
+	       !strcmp(buf, "33\n");
+}
+
 static const struct ktap_case tcases[] = {
 	{ "debugfs is mounted with DEBUGFS_MAGIC", debugfs_magic },
 	{ "tracefs is mounted with TRACEFS_MAGIC", tracefs_magic },
 	{ "tracefs lists the nop tracer", tracers },
 	{ "trace_marker text comes back from trace twice", marker },
 	{ "tracing_on toggles off and on", tracing_on },
+	{ "debugfs x86/tlb_single_page_flush_ceiling reads 33", x86_dir },
 };
 
 const struct ktap_test ktap_test = {
