@@ -6,8 +6,9 @@
 # affs/modify writes, renames, deletes, truncates, links, fsyncs and runs a
 # verify job on the FFS and OFS volumes, remounts and checks the result, and
 # sees the dircache volume mounted read-only (fs/affs never writes DOS\4 or
-# DOS\5). The host checks all three images with tools/affs/fsck.affs after the
-# boot.
+# DOS\5). block/fio-verify then has Debian's fio write and verify files in a
+# fresh directory of the FFS and the OFS volume, and deletes them. The host
+# checks all three images with tools/affs/fsck.affs after the boot.
 description=AFFS images on virtio-blk (FFS; FFS dircache) and usb-storage (OFS intl)
 image=ffs.img 16 affs-image ffs
 image=ffsdc.img 8 affs-image ffs,dircache
@@ -20,6 +21,16 @@ qemu=-device qemu-xhci,id=xhci
 qemu=-drive if=none,id=ofs,format=raw,file=ofs.img
 qemu=-device usb-storage,bus=xhci.0,drive=ofs,serial=bklfree-ofs
 cmdline=bklfree.disks=bklfree-ffs:16:vd,bklfree-ffsdc:8:vd,bklfree-ofs:4:sd
+# block/fio-verify's targets (its header), after affs/modify: a file of
+# 256 KiB per fio job in a fresh directory of the FFS volume (O_DIRECT:
+# FFS has direct_IO) and of the OFS volume (buffered: OFS has none); the
+# files and the directory are deleted and the volumes unmounted before the
+# hostcheck= lines below check the images.
+cmdline=bklfree.fio=affs:bklfree-ffs:direct:256,affs:bklfree-ofs:buffered:256
+# fio keeps its job table in SysV shared memory.
+kconfig=CONFIG_SYSVIPC=y
+# block/fio-verify runs Debian's fio from the host's /usr.
+tool=/usr/bin/fio
 kconfig=CONFIG_STAGING=y
 kconfig=CONFIG_MISC_FILESYSTEMS=y
 kconfig=CONFIG_AFFS_FS=m
@@ -44,7 +55,7 @@ module=usb-storage
 module=sd_mod
 # lseek/driver-lseek opens /dev/input/mice (finding 0112 needs it here).
 module=mousedev
-tests=affs/readback affs/modify lseek/driver-lseek
+tests=affs/readback affs/modify lseek/driver-lseek block/fio-verify
 hostcheck=fsck.affs ffs.img
 hostcheck=fsck.affs ffsdc.img
 hostcheck=fsck.affs ofs.img

@@ -19,6 +19,10 @@
  * struct ktap_case rows as .cases (with .plan = ARRAY_SIZE of it) and no
  * .run; main() runs the rows through ktap_run_cases().
  *
+ * A test whose number of cases depends on the boot (the targets a profile
+ * names on the kernel command line) gives .plan_fn instead of .plan: it is
+ * called once the needs are met, before the plan line, and returns the plan.
+ *
  * The shared main() prints "KTAP version 1" and the plan, skips the whole
  * test naming the first missing need ("1..0 # SKIP /dev/video0 absent"),
  * arms an alarm for the timeout, runs the cases and exits 0 when every case
@@ -77,6 +81,8 @@ struct ktap_test {
 	const char *upstream;		/* commit or patch the test guards */
 	void (*run)(void);		/* the cases, or NULL to run .cases */
 	const struct ktap_case *cases;	/* a table of .plan rows */
+	unsigned int (*plan_fn)(void);	/* the plan, when only known at
+					 * run time; overrides .plan */
 };
 
 /* Defined by the test file. */
@@ -307,6 +313,7 @@ int main(int argc, char **argv)
 {
 	const struct ktap_test *t = &ktap_test;
 	const char *const *p;
+	unsigned int plan;
 
 	if (argc == 2 && !strcmp(argv[1], "--needs"))
 		return ktap_print_needs(t);
@@ -330,16 +337,17 @@ int main(int argc, char **argv)
 			return KTAP_SKIP;
 		}
 	}
-	printf("1..%u\n", t->plan);
+	plan = t->plan_fn ? t->plan_fn() : t->plan;
+	printf("1..%u\n", plan);
 	signal(SIGALRM, ktap_on_alarm);
 	alarm(t->timeout ? t->timeout : 30);
 	if (t->run)
 		t->run();
 	else
-		ktap_run_cases(t->cases, t->plan);
+		ktap_run_cases(t->cases, plan);
 	alarm(0);
-	if (ktap_count != t->plan) {
-		ktap_diag("planned %u cases, ran %u", t->plan, ktap_count);
+	if (ktap_count != plan) {
+		ktap_diag("planned %u cases, ran %u", plan, ktap_count);
 		return KTAP_FAIL;
 	}
 	if (ktap_failed)

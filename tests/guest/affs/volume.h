@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * volume.h - the affs profile's volumes in the guest, shared by
- * affs/readback and affs/modify: which disk holds which flavour, finding
+ * affs/readback and affs/modify (block/fio-verify finds and mounts its AFFS
+ * targets with it too): which disk holds which flavour, finding
  * them by serial (disks.h), mounting, and a model of a volume's expected
  * content (tree.h, then what modify did) with a walk that compares the
  * mounted tree with it entry by entry.
