@@ -98,17 +98,36 @@ note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; n
 	# names.K: "NAME<TAB>FILE<TAB>MODULE" for every function a map file's
 	# object defines and no other object does (FILE is the patched path on
 	# both kernels; MODULE is "-" for a built-in object).
+	# included.K: "FILE<TAB>OBJECT" for a .c file that another built
+	# object #includes (ohci-dbg.c in ohci-hcd.o), from the dependency
+	# lists kbuild keeps in each object's .cmd file.
+	sed 's|^\(.*/\)\{0,1\}\([^/]*\)$|\1.\2.cmd|' "$w/built.$k" |
+		(cd "$obj" && xargs ls 2>/dev/null | xargs awk '
+		FNR == 1 { o = FILENAME; sub(/\/\./, "/", o); sub(/^\./, "", o); sub(/\.cmd$/, "", o) }
+		/^source_/ { src = $3 }
+		/^  \.\.\/src\/.*\.c \\$/ { if ($1 != src) { p = $1; sub(/^\.\.\/src\//, "", p); print p "\t" o } }' 2>/dev/null) |
+		sort -u >"$w/included.$k"
 	while IFS="$tab" read -r f b; do
-		o="${f%.c}.o"
+		o="${f%.c}.o" c=$f
 		if [ "$k" = baseline ]; then
 			[ -f "$PRISTINE/$b" ] || continue
-			o="${b%.c}.o"
+			o="${b%.c}.o" c=$b
 		fi
-		grep -qxF "$o" "$w/built.$k" || continue
+		# A file with no object of its own counts by the functions
+		# its source defines in the object that includes it.
+		own=
+		if ! grep -qxF "$o" "$w/built.$k"; then
+			o=$(awk -F "$tab" -v c="$c" '$1 == c { print $2; exit }' "$w/included.$k")
+			[ -n "$o" ] || continue
+			own=$(sed -n 's/^[A-Za-z_][^;=(]*[^A-Za-z0-9_]\([A-Za-z_][A-Za-z0-9_]*\) *(.*[^;]$/\1/p; s/^\([A-Za-z_][A-Za-z0-9_]*\)(.*[^;]$/\1/p' \
+				"$KTREES/$k/src/$c" 2>/dev/null | sort -u | tr '\n' ' ')
+		fi
 		echo "$f" >>"$w/obj.$k"
 		mod=$(awk -F "$tab" -v o="$o" '$1 == o { print $2; exit }' "$w/modobj.$k")
 		nm --defined-only "$obj/$o" 2>/dev/null |
-			awk -v f="$f" -v m="${mod:--}" '$2 == "T" || $2 == "t" { print substr($3, 1, 30) "\t" f "\t" m }'
+			awk -v f="$f" -v m="${mod:--}" -v own="$own" '
+			BEGIN { n = split(own, a, " "); for (i = 1; i <= n; i++) mine[a[i]] = 1 }
+			($2 == "T" || $2 == "t") && (own == "" || ($3 in mine)) { print substr($3, 1, 30) "\t" f "\t" m }'
 	done <"$w/files.base" | sort -u |
 		awk -F "$tab" 'NR == FNR { dup[$1] = 1; next } !($1 in dup)' "$w/dup.$k" - >"$w/names.$k"
 	touch "$w/obj.$k"

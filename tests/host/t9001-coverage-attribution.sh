@@ -12,6 +12,9 @@
 #             initramfs carries: b_fn seen in p1 is another module's
 #             function of that name and does not count (on the baseline,
 #             where b.o is built in, it would)
+#   dir/i.c   exercised in p1: it has no object, dir/a.o #includes it
+#             (a.o's .cmd file lists it), and i_fn, defined in i.c's
+#             source, ran; a.o's other functions do not count for it
 #   dir/c.c   compiled (not in a lab kernel, "ok" in compile-touched.txt)
 #   dir/e.c   built: ran on patched in p1, not on baseline
 #   dir/u.c   unreachable, with the reason of a pattern rule
@@ -34,7 +37,7 @@ tab=$(printf '\t')
 
 # The series: one patch changes a, b, e, u and creates c; one moves old/d.c.
 printf '0001-change.patch\n0002-move.patch\n' >"$top/patches/fake/series"
-for f in a b c e u; do printf '+++ b/dir/%s.c\n' "$f"; done >"$top/patches/fake/0001-change.patch"
+for f in a b c e i u; do printf '+++ b/dir/%s.c\n' "$f"; done >"$top/patches/fake/0001-change.patch"
 printf 'diff --git a/old/d.c b/new/d.c\nsimilarity index 100%%\nrename from old/d.c\nrename to new/d.c\n' \
 	>"$top/patches/fake/0002-move.patch"
 : >"$top/qemu-devices/p1.profile"
@@ -42,7 +45,7 @@ printf 'diff --git a/old/d.c b/new/d.c\nsimilarity index 100%%\nrename from old/
 printf '# seed\ndir/a.c\nold/d.c\ndir/s.c\ngone/x.c\n' >"$w/seed-paths"
 printf 'dir/u*\tfixture: no model of the u device\n' >"$w/reasons.tsv"
 printf 'dir/c.c\tsoftware: c\nnew/d.c\tqemu:d-dev\ndir/s.c\tcore\n' >"$w/reachable.tsv"
-for f in dir/a.c dir/b.c dir/e.c dir/u.c dir/s.c old/d.c; do : >"$build/pristine/$f"; done
+for f in dir/a.c dir/b.c dir/e.c dir/i.c dir/u.c dir/s.c old/d.c; do : >"$build/pristine/$f"; done
 touch "$build/pristine/.bklfree-extracted"
 printf 'ok        dir/c.c\n' >"$results/compile-touched.txt"
 
@@ -61,7 +64,12 @@ obj() {
 	cc -O0 -c -o "$build/kernel/$_k/obj/$_p.o" "$w/src.c"
 }
 for k in baseline patched; do
-	obj "$k" dir/a a_function_whose_name_is_longer_than_30 s_shared
+	obj "$k" dir/a a_function_whose_name_is_longer_than_30 s_shared i_fn
+	# dir/i.c is #included by a.c: kbuild's .cmd lists it among a.o's deps.
+	mkdir -p "$build/kernel/$k/src/dir"
+	printf 'int i_fn(void)\n{\n\treturn 0;\n}\n' >"$build/kernel/$k/src/dir/i.c"
+	printf 'source_dir/a.o := ../src/dir/a.c\n\ndeps_dir/a.o := \\\n  ../src/dir/i.c \\\n\n' \
+		>"$build/kernel/$k/obj/dir/.a.o.cmd"
 	obj "$k" dir/b b_fn s_shared
 	obj "$k" dir/e e_fn
 done
@@ -74,6 +82,7 @@ obj baseline old/d d_fn
 fn() { mkdir -p "$results/$1/$2"; printf "%s\t%s\n" "$3" "$4" >>"$results/$1/$2/functions.tsv"; }
 fn patched p1 a_function_whose_name_is_longe 3
 fn patched p1 e_fn 1
+fn patched p1 i_fn 2
 fn patched p2 s_shared 1
 fn patched p2 d_fn 0
 fn patched p1 b_fn 2
@@ -82,6 +91,7 @@ fn patched p2 b_fn 1
 fn baseline p2 b_fn 3
 printf 'bmod\n' >"$results/patched/p2/initrd.cpio.traced-modules"
 fn baseline p1 a_function_whose_name_is_longe 1
+fn baseline p1 i_fn 1
 fn baseline p2 s_shared 2
 fn baseline p2 d_fn 4
 
