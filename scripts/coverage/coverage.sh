@@ -124,10 +124,14 @@ note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; n
 		fi
 		echo "$f" >>"$w/obj.$k"
 		mod=$(awk -F "$tab" -v o="$o" '$1 == o { print $2; exit }' "$w/modobj.$k")
-		nm --defined-only "$obj/$o" 2>/dev/null |
+		# The functions of the object, less its init and exit code: a
+		# module's init runs (and is profiled) at every load, but
+		# registering a driver is not running it.
+		objdump -t "$obj/$o" 2>/dev/null |
 			awk -v f="$f" -v m="${mod:--}" -v own="$own" '
 			BEGIN { n = split(own, a, " "); for (i = 1; i <= n; i++) mine[a[i]] = 1 }
-			($2 == "T" || $2 == "t") && (own == "" || ($3 in mine)) { print substr($3, 1, 30) "\t" f "\t" m }'
+			$0 ~ / F / && $(NF - 2) != "*UND*" && $(NF - 2) !~ /^\.(init|exit)\.text/ &&
+			(own == "" || ($NF in mine)) { print substr($NF, 1, 30) "\t" f "\t" m }'
 	done <"$w/files.base" | sort -u |
 		awk -F "$tab" 'NR == FNR { dup[$1] = 1; next } !($1 in dup)' "$w/dup.$k" - >"$w/names.$k"
 	touch "$w/obj.$k"

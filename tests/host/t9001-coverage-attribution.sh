@@ -15,6 +15,8 @@
 #   dir/i.c   exercised in p1: it has no object, dir/a.o #includes it
 #             (a.o's .cmd file lists it), and i_fn, defined in i.c's
 #             source, ran; a.o's other functions do not count for it
+#   dir/m.c   built: a module (mmod) whose only function seen is its
+#             init, which registering runs at every load: not counted
 #   dir/c.c   compiled (not in a lab kernel, "ok" in compile-touched.txt)
 #   dir/e.c   built: ran on patched in p1, not on baseline
 #   dir/u.c   unreachable, with the reason of a pattern rule
@@ -37,15 +39,15 @@ tab=$(printf '\t')
 
 # The series: one patch changes a, b, e, u and creates c; one moves old/d.c.
 printf '0001-change.patch\n0002-move.patch\n' >"$top/patches/fake/series"
-for f in a b c e i u; do printf '+++ b/dir/%s.c\n' "$f"; done >"$top/patches/fake/0001-change.patch"
+for f in a b c e i m u; do printf '+++ b/dir/%s.c\n' "$f"; done >"$top/patches/fake/0001-change.patch"
 printf 'diff --git a/old/d.c b/new/d.c\nsimilarity index 100%%\nrename from old/d.c\nrename to new/d.c\n' \
 	>"$top/patches/fake/0002-move.patch"
 : >"$top/qemu-devices/p1.profile"
 : >"$top/qemu-devices/p2.profile"
 printf '# seed\ndir/a.c\nold/d.c\ndir/s.c\ngone/x.c\n' >"$w/seed-paths"
 printf 'dir/u*\tfixture: no model of the u device\n' >"$w/reasons.tsv"
-printf 'dir/c.c\tsoftware: c\nnew/d.c\tqemu:d-dev\ndir/s.c\tcore\n' >"$w/reachable.tsv"
-for f in dir/a.c dir/b.c dir/e.c dir/i.c dir/u.c dir/s.c old/d.c; do : >"$build/pristine/$f"; done
+printf 'dir/c.c\tsoftware: c\nnew/d.c\tqemu:d-dev\ndir/s.c\tcore\ndir/m.c\tsoftware: m\n' >"$w/reachable.tsv"
+for f in dir/a.c dir/b.c dir/e.c dir/i.c dir/m.c dir/u.c dir/s.c old/d.c; do : >"$build/pristine/$f"; done
 touch "$build/pristine/.bklfree-extracted"
 printf 'ok        dir/c.c\n' >"$results/compile-touched.txt"
 
@@ -56,7 +58,8 @@ obj() {
 	shift 2
 	mkdir -p "$build/kernel/$_k/obj/$(dirname "$_p")"
 	for fn in "$@"; do
-		case $fn in s_*) printf 'static int %s(void) { return 1; }\nint call_%s_%s(void) { return %s(); }\n' \
+		case $fn in init_*) printf '__attribute__((section(".init.text"))) int %s(void) { return 0; }\n' "$fn" ;;
+		s_*) printf 'static int %s(void) { return 1; }\nint call_%s_%s(void) { return %s(); }\n' \
 			"$fn" "$fn" "$(basename "$_p")" "$fn" ;;
 		*) printf 'int %s(void) { return 0; }\n' "$fn" ;;
 		esac
@@ -72,12 +75,15 @@ for k in baseline patched; do
 		>"$build/kernel/$k/obj/dir/.a.o.cmd"
 	obj "$k" dir/b b_fn s_shared
 	obj "$k" dir/e e_fn
+	obj "$k" dir/m init_m m_read
 done
 obj patched new/d d_fn
 obj baseline old/d d_fn
 (cd "$build/kernel/patched/obj" && ar rcT vmlinux.a dir/a.o dir/e.o new/d.o &&
-	echo dir/bmod.ko >modules.order && echo dir/b.o >dir/bmod.mod)
-(cd "$build/kernel/baseline/obj" && ar rcT vmlinux.a dir/a.o dir/b.o dir/e.o old/d.o)
+	printf 'dir/bmod.ko\ndir/mmod.ko\n' >modules.order && echo dir/b.o >dir/bmod.mod &&
+	echo dir/m.o >dir/mmod.mod)
+(cd "$build/kernel/baseline/obj" && ar rcT vmlinux.a dir/a.o dir/b.o dir/e.o old/d.o &&
+	echo dir/mmod.ko >modules.order && echo dir/m.o >dir/mmod.mod)
 
 fn() { mkdir -p "$results/$1/$2"; printf "%s\t%s\n" "$3" "$4" >>"$results/$1/$2/functions.tsv"; }
 fn patched p1 a_function_whose_name_is_longe 3
@@ -90,6 +96,10 @@ fn baseline p1 b_fn 1
 fn patched p2 b_fn 1
 fn baseline p2 b_fn 3
 printf 'bmod\n' >"$results/patched/p2/initrd.cpio.traced-modules"
+fn patched p1 init_m 1
+fn baseline p1 init_m 1
+printf 'mmod\n' >"$results/patched/p1/initrd.cpio.traced-modules"
+printf 'mmod\n' >"$results/baseline/p1/initrd.cpio.traced-modules"
 fn baseline p1 a_function_whose_name_is_longe 1
 fn baseline p1 i_fn 1
 fn baseline p2 s_shared 2
@@ -107,13 +117,13 @@ ktap_golden t9001-map "$TOP/tests/host/fixtures/coverage/expected.tsv" "$results
 ktap_ok $? "exercised, built, compiled and unreachable as the objects and functions.tsv say"
 
 grep -qx 'seed patch paths: 4 in all, 3 still in 6.1, 2 of those reachable, 1 exercised' "$w/out" &&
-	grep -qx 'reachable, not yet exercised:         2 (1 core, 1 software, 0 qemu)' "$w/out"
+	grep -qx 'reachable, not yet exercised:         3 (1 core, 2 software, 0 qemu)' "$w/out"
 ktap_ok $? "the summary counts the seed paths and the reachable gaps" || ktap_diag "$(cat "$w/out")"
 
 UPDATE_DOCS=1 run && cmp -s "$results/coverage.tsv" "$top/docs/coverage.tsv"
 ktap_ok $? "UPDATE_DOCS=1 copies the map to docs/coverage.tsv" || ktap_diag "$(cat "$w/err")"
 
-printf 'dir/c.c\tsoftware: c\n' >"$w/reachable.tsv"
+printf 'dir/c.c\tsoftware: c\ndir/m.c\tsoftware: m\n' >"$w/reachable.tsv"
 ! run && grep -q "^error: 1 file(s) not exercised have neither a reason" "$w/err" &&
 	grep -qx '  dir/s.c' "$w/err"
 ktap_ok $? "a file neither explained nor reachable fails the map, named" || ktap_diag "$(cat "$w/err")"
