@@ -279,7 +279,7 @@ seed_reach=$(awk -F "$tab" '$2 == "exercised" || ($4 == "-" && $5 != "-")' "$w/s
 	while IFS="$tab" read -r f s p r h _; do
 		[ "$r" = - ] && [ "$h" != - ] && [ "$s" != exercised ] && r="- (reachable: $h)"
 		printf "$fmt" "$f" "$s" "$p" "$r"
-		pt=$(awk -F "$tab" -v f="$f" '$1 == f { sub(/\/([0-9]+)-.*/, "/\\1", $2); printf "%s%s", s, $2; s = "," }' "$w/touched.patches")
+		pt=$(awk -F "$tab" -v f="$f" '$1 == f { sub(/-.*/, "", $2); printf "%s%s", s, $2; s = "," }' "$w/touched.patches")
 		printf '    patches: %s\n' "${pt:-none (seed patch path)}"
 	done <"$w/map"
 } >"$RESULTS/coverage.txt"
