@@ -88,5 +88,5 @@ module=usblcd
 module=yurex
 module=mdc800
 module=pcwd_usb
-tests=usb/hcd-debugfs usb/gadget-classes
+tests=usb/hcd-debugfs usb/gadget-classes usb/raw-vendor
 timeout=120
