@@ -22,8 +22,9 @@
  *   - truncate down (a 72-block file to 1000 bytes, dropping OFS extension
  *     blocks; 60000 to 40000 bytes, mid-block) and up (100 to 5000: zeros);
  *   - symlink "../../hello.txt" and "sub" and read them back unchanged;
- *   - a verify job in the manner of fio's verify=pattern (Debian's fio
- *     would add 83 MB of libraries to the initramfs): 64 chunks of 4 KiB
+ *   - a verify job in the manner of fio's verify=pattern, on the file
+ *     layout this test knows (Debian's fio itself runs after it, in
+ *     block/fio-verify, from the host's /usr): 64 chunks of 4 KiB
  *     written at offsets in a seeded random order (the file grows with
  *     holes filled), fsync, 200 unaligned rewrites of random ranges with
  *     the same bytes, fsync, drop the page cache, read every chunk back
