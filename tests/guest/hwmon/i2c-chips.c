@@ -44,8 +44,8 @@
 #include <linux/watchdog.h>
 
 #include "ktap.h"
+#include "i2c-stub.h"
 
-#define STUB_NAME	"SMBus stub driver"
 #define DEBUGFS_PMBUS	"/sys/kernel/debug/pmbus"
 
 static int bus = -1;		/* the stub's adapter number */
@@ -182,29 +182,6 @@ static int regs_are(int addr, const int (*rv)[2], size_t n)
 }
 
 /* --- binding ------------------------------------------------------------ */
-
-static int find_bus(void)
-{
-	glob_t g;
-	size_t i;
-	int n = -1;
-
-	if (glob("/sys/bus/i2c/devices/i2c-*/name", 0, NULL, &g))
-		return -1;
-	for (i = 0; i < g.gl_pathc && n < 0; i++) {
-		char name[64] = "";
-		FILE *f = fopen(g.gl_pathv[i], "r");
-
-		if (!f)
-			continue;
-		if (fgets(name, sizeof(name), f) &&
-		    !strncmp(name, STUB_NAME "\n", sizeof(STUB_NAME)))
-			sscanf(g.gl_pathv[i], "/sys/bus/i2c/devices/i2c-%d", &n);
-		fclose(f);
-	}
-	globfree(&g);
-	return n;
-}
 
 /* Case: new_device NAME ADDR binds DRIVER (probing is synchronous). */
 static void bind_chip(const char *name, int addr, const char *driver)
@@ -733,7 +710,7 @@ static void run(void)
 	/* The array has MAX_CHIPS entries, the unused ones 0. */
 	ok = !strncmp(buf, addrs, strlen(addrs)) &&
 	     (buf[strlen(addrs)] == '\0' || buf[strlen(addrs)] == ',') &&
-	     (bus = find_bus()) >= 0;
+	     (bus = i2c_stub_bus()) >= 0;
 	if (ok) {
 		snprintf(dev, sizeof(dev), "/dev/i2c-%d", bus);
 		if (ktap_dev_present(dev))

@@ -34,13 +34,13 @@
 #include <linux/i2c-dev.h>
 
 #include "ktap.h"
+#include "i2c-stub.h"
 
 #define CHIP_ADDR	0x40
 #define PMBUS_MFR_ID	0x99
 #define MFR_ID		"BKLFREE"
 #define MFR_TEXT	MFR_ID "\n"	/* what mfr_id reads: the block, '\n' */
 #define MFR_LEN		((ssize_t)sizeof(MFR_TEXT) - 1)
-#define STUB_NAME	"SMBus stub driver"
 
 static char why[1024];		/* why the later cases are skipped */
 static int bus = -1;
@@ -69,30 +69,6 @@ static int stub_loaded(void)
 	return 1;
 }
 
-/* The stub's adapter number, from /sys/bus/i2c/devices/i2c-N/name. */
-static int find_bus(void)
-{
-	glob_t g;
-	size_t i;
-	int n = -1;
-
-	if (glob("/sys/bus/i2c/devices/i2c-*/name", 0, NULL, &g))
-		return -1;
-	for (i = 0; i < g.gl_pathc && n < 0; i++) {
-		char name[64] = "";
-		FILE *f = fopen(g.gl_pathv[i], "r");
-
-		if (!f)
-			continue;
-		if (fgets(name, sizeof(name), f) &&
-		    !strncmp(name, STUB_NAME "\n", sizeof(STUB_NAME)))
-			sscanf(g.gl_pathv[i], "/sys/bus/i2c/devices/i2c-%d", &n);
-		fclose(f);
-	}
-	globfree(&g);
-	return n;
-}
-
 static int i2c_node_ready(void *path)
 {
 	return access(path, F_OK) ? KTAP_WAIT : KTAP_READY;
@@ -109,7 +85,7 @@ static int preset_mfr_id(void)
 	char dev[32];
 	int fd, ok;
 
-	bus = find_bus();
+	bus = i2c_stub_bus();
 	if (bus < 0) {
 		snprintf(why, sizeof(why), "no i2c adapter named '%s'", STUB_NAME);
 		return 0;

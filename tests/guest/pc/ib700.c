@@ -36,32 +36,14 @@
 #include <sys/ioctl.h>
 
 #include "ktap.h"
+#include "../watchdog/magic-close.h"
 
 #define WDT "/dev/watchdog"
 #define IDENTITY "IB700 WDT"
 #define OPTIONS (WDIOF_KEEPALIVEPING | WDIOF_SETTIMEOUT | WDIOF_MAGICCLOSE)
 #define UNEXPECTED "WDT device closed unexpectedly"
 
-static volatile int wdt_fd = -1;
 static int kmsg_fd = -1;
-
-static void disarm(void)
-{
-	int fd = wdt_fd;
-
-	if (fd < 0)
-		return;
-	wdt_fd = -1;
-	if (write(fd, "V", 1) != 1)
-		ktap_diag("magic close: write 'V': %s", strerror(errno));
-	close(fd);
-}
-
-static void on_alarm(int sig)
-{
-	disarm();
-	ktap_on_alarm(sig);
-}
 
 static int fails(int r)
 {

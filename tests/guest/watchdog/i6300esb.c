@@ -37,6 +37,7 @@
 #include <sys/ioctl.h>
 
 #include "ktap.h"
+#include "magic-close.h"
 
 #define WDT "/dev/watchdog0"
 /* The driver leaves watchdog0 without a parent: find the PCI device here. */
@@ -61,27 +62,7 @@ static const struct tcase {
 /* Cases outside the table: see run(). */
 #define OTHER_CASES 13
 
-static volatile int wdt_fd = -1;
 static char esb_config[512];
-
-/* Magic close; safe in a signal handler. */
-static void disarm(void)
-{
-	int fd = wdt_fd;
-
-	if (fd < 0)
-		return;
-	wdt_fd = -1;
-	if (write(fd, "V", 1) != 1)
-		ktap_diag("magic close: write 'V': %s", strerror(errno));
-	close(fd);
-}
-
-static void on_alarm(int sig)
-{
-	disarm();
-	ktap_on_alarm(sig);
-}
 
 /* The config space file of the one PCI device bound to the driver. */
 static int find_config(void)
