@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * usbip.h - what usb/usbip-import and usb/usbip-cycles share: the usbip
+ * loopback of one guest. Debian's usbip userland (the profile's tool=
+ * lines, run from the host's /usr) exports a QEMU USB device through
+ * usbip-host (usbipd on 127.0.0.1:3240) and imports it again through
+ * vhci-hcd (usbip attach), so the class driver binds a second time, now
+ * behind the virtual host controller.
+ *
+ * A device is known by its VID:PID on the local bus (its busid, "1-1")
+ * and, once imported, by the vhci port that usbip attach took. The port
+ * table is vhci-hcd's sysfs status file: one line per port, "hs  PORT STA
+ * ...", STA 4 (VDEV_ST_NULL) for a free port; any other value after a
+ * detach is a leaked port.
+ */
+#ifndef BKLFREE_USB_USBIP_H
+#define BKLFREE_USB_USBIP_H
+
+#include <dirent.h>
+#include <limits.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+
+#include "run.h"
+
+#define USBIP		"/usr/sbin/usbip"
+#define USBIPD		"/usr/sbin/usbipd"
+#define USBIP_PORT	3240
+#define VHCI		"/sys/devices/platform/vhci_hcd.0"
+#define USBIP_SECS	20
+/* A port's status in VHCI/status: include/uapi/linux/usbip.h. */
+#define VDEV_ST_NULL	4
+#define VHCI_PORTS_MAX	64
+/* Enumeration behind vhci-hcd, over TCP, under TCG: seconds, not ms. */
+#define IMPORT_WAIT_MS	15000
+#define PORT_FREE_MS	5000
+
+/* The QEMU devices the profile exports (hw/usb/dev-storage.c, dev-hid.c). */
+struct usbip_dev {
+	const char *name;
+	unsigned int vendor, product;
+	char busid[NAME_MAX + 1];	/* on the local bus, once found */
+	int port;		/* the vhci port while imported, else -1 */
+};
+
+/* Brings the loopback interface up: usbipd and usbip talk over it. */
+static inline int usbip_lo_up(void)
+{
+	struct ifreq ifr = { 0 };
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ok;
+
+	if (s < 0)
+		return 0;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	ok = !ioctl(s, SIOCGIFFLAGS, &ifr);
+	ifr.ifr_flags |= IFF_UP;
+	ok = ok && !ioctl(s, SIOCSIFFLAGS, &ifr);
+	close(s);
+	return ok;
+}
+
+/* Does something accept on 127.0.0.1:3240? */
+static inline int usbipd_listening(void)
+{
+	struct sockaddr_in a = {
+		.sin_family = AF_INET,
+		.sin_port = htons(USBIP_PORT),
+		.sin_addr.s_addr = htonl(INADDR_LOOPBACK),
+	};
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), ok;
+
+	if (s < 0)
+		return 0;
+	ok = !connect(s, (struct sockaddr *)&a, sizeof(a));
+	close(s);
+	return ok;
+}
+
+/* The pid of a running usbipd (its /proc/PID/comm), or 0. */
+static inline pid_t usbipd_pid(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	pid_t pid = 0;
+
+	while (d && (e = readdir(d)) && !pid) {
+		char path[PATH_MAX], comm[32] = "";
+		FILE *f;
+
+		if (e->d_name[0] < '1' || e->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strcmp(comm, "usbipd\n"))
+			pid = atoi(e->d_name);
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return pid;
+}
+
+/*
+ * Starts usbipd (IPv4 only: the lab kernel has no IPv6) and waits until it
+ * accepts connections. Returns its pid, or 0.
+ */
+static inline pid_t usbipd_start(void)
+{
+	char *const argv[] = { USBIPD, "-4", NULL };
+	long long end = ktap_now_ms() + 5000;
+	pid_t pid = run_daemon(argv);
+
+	if (pid < 0)
+		return 0;
+	while (ktap_now_ms() < end) {
+		if (usbipd_listening())
+			return pid;
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			ktap_diag("usbipd exited at once");
+			return 0;
+		}
+		usleep(20000);
+	}
+	ktap_diag("usbipd does not listen on port %d", USBIP_PORT);
+	return 0;
+}
+
+/* One usbip command, bounded: its exit status, output as diagnostics. */
+#define usbip(...) run_diag((char *const[]){ USBIP, __VA_ARGS__, NULL }, \
+			    USBIP_SECS)
+
+/* A sysfs attribute of one line, read into buf; 0 when absent. */
+static inline int usbip_attr(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return 0;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+/* Finds d's busid on the local (non-vhci) buses; 1 when found. */
+static inline int usbip_find_local(struct usbip_dev *d)
+{
+	DIR *dir = opendir("/sys/bus/usb/devices");
+	struct dirent *e;
+	int found = 0;
+
+	while (dir && (e = readdir(dir)) && !found) {
+		char path[PATH_MAX], real[PATH_MAX], v[16], p[16];
+
+		if (strchr(e->d_name, ':') || !strchr(e->d_name, '-'))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s",
+			 e->d_name);
+		if (!realpath(path, real) || strstr(real, "vhci_hcd"))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/usb/devices/%s/idVendor", e->d_name);
+		if (!usbip_attr(path, v, sizeof(v)))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/bus/usb/devices/%s/idProduct", e->d_name);
+		if (!usbip_attr(path, p, sizeof(p)))
+			continue;
+		if (strtoul(v, NULL, 16) == d->vendor &&
+		    strtoul(p, NULL, 16) == d->product) {
+			snprintf(d->busid, sizeof(d->busid), "%s", e->d_name);
+			found = 1;
+		}
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/* The driver bound to the local device d ("usbip-host"...), or "". */
+static inline const char *usbip_driver(const struct usbip_dev *d)
+{
+	static char drv[PATH_MAX];
+	char path[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/driver",
+		 d->busid);
+	n = readlink(path, drv, sizeof(drv) - 1);
+	if (n < 0)
+		return "";
+	drv[n] = '\0';
+	return strrchr(drv, '/') ? strrchr(drv, '/') + 1 : drv;
+}
+
+/*
+ * Reads vhci-hcd's port table: fills used[] with the ports not free and
+ * returns how many, or -1 when the table cannot be read.
+ */
+static inline int vhci_used_ports(int used[VHCI_PORTS_MAX])
+{
+	FILE *f = fopen(VHCI "/status", "r");
+	char line[256];
+	int n = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char hub[4];
+		unsigned int port, sta;
+
+		if (sscanf(line, "%3s %u %u", hub, &port, &sta) != 3)
+			continue;
+		if (sta != VDEV_ST_NULL && n < VHCI_PORTS_MAX)
+			used[n++] = (int)port;
+	}
+	fclose(f);
+	return n;
+}
+
+/*
+ * usbip attach of d's busid from 127.0.0.1; d->port is the vhci port it
+ * took (the one used now and not before), -1 when the attach failed.
+ * usbip records its connections under /var/run/vhci_hcd.
+ */
+static inline int usbip_attach(struct usbip_dev *d)
+{
+	int before[VHCI_PORTS_MAX], after[VHCI_PORTS_MAX], nb, na, i, j;
+
+	d->port = -1;
+	mkdir("/var", 0755);
+	mkdir("/var/run", 0755);
+	nb = vhci_used_ports(before);
+	if (nb < 0 || usbip("attach", "-r", "127.0.0.1", "-b", d->busid))
+		return 0;
+	na = vhci_used_ports(after);
+	for (i = 0; i < na && d->port < 0; i++) {
+		for (j = 0; j < nb && before[j] != after[i]; j++)
+			;
+		if (j == nb)
+			d->port = after[i];
+	}
+	return d->port >= 0;
+}
+
+/*
+ * usbip detach of d's port; then that port must be free again, at most
+ * PORT_FREE_MS later.
+ */
+static inline int usbip_detach(struct usbip_dev *d)
+{
+	long long end = ktap_now_ms() + PORT_FREE_MS;
+	int used[VHCI_PORTS_MAX], n, i;
+	char port[16];
+
+	if (d->port < 0)
+		return 0;
+	snprintf(port, sizeof(port), "%d", d->port);
+	if (usbip("detach", "-p", port))
+		return 0;
+	/* vhci-hcd frees the port from its event thread, after the write. */
+	for (;;) {
+		n = vhci_used_ports(used);
+		for (i = 0; i < n && used[i] != d->port; i++)
+			;
+		if (n < 0 || i == n)
+			break;
+		if (ktap_now_ms() > end) {
+			ktap_diag("vhci port %d still in use %d ms after detach",
+				  d->port, PORT_FREE_MS);
+			return 0;
+		}
+		usleep(5000);
+	}
+	d->port = -1;
+	return n >= 0;
+}
+
+/*
+ * The first node of class (/sys/class/CLASS/PREFIX*) whose device sits
+ * below vhci-hcd, "/dev/NAME" in node; for ktap_wait_dev().
+ */
+struct usbip_node {
+	const char *class, *prefix;
+	char node[NAME_MAX + 16];
+};
+
+static inline int usbip_node_scan(void *arg)
+{
+	struct usbip_node *w = arg;
+	char dir[64], path[PATH_MAX], real[PATH_MAX];
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(dir, sizeof(dir), "/sys/class/%s", w->class);
+	d = opendir(dir);
+	w->node[0] = '\0';
+	while (d && (e = readdir(d)) && !w->node[0]) {
+		if (strncmp(e->d_name, w->prefix, strlen(w->prefix)))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!realpath(path, real) || !strstr(real, "vhci_hcd"))
+			continue;
+		snprintf(w->node, sizeof(w->node), "/dev/%s%s",
+			 strcmp(w->class, "input") ? "" : "input/",
+			 e->d_name);
+		if (access(w->node, F_OK))
+			w->node[0] = '\0';
+	}
+	if (d)
+		closedir(d);
+	return w->node[0] ? KTAP_READY : KTAP_WAIT;
+}
+
+/* Waits for an imported device's node; 1 when w->node names it. */
+static inline int usbip_wait_node(struct usbip_node *w)
+{
+	ktap_wait_dev(strcmp(w->class, "input") ? NULL : "/dev/input",
+		      usbip_node_scan, w, IMPORT_WAIT_MS);
+	return w->node[0] != '\0';
+}
+
+#endif /* BKLFREE_USB_USBIP_H */
