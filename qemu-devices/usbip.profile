@@ -48,5 +48,8 @@ module=evdev
 module=usbmon
 module=usbip-host
 module=vhci-hcd
-tests=usb/usbip-import block/fio-verify usb/usbmon-capture usb/usbip-cycles
+# Leaks of what the tests plugged, unplugged and left open: kmemleak (in
+# every lab kernel, off by default) scans last, in debug/kmemleak.
+cmdline=kmemleak=on
+tests=usb/usbip-import block/fio-verify usb/usbmon-capture usb/usbip-cycles debug/kmemleak
 timeout=300

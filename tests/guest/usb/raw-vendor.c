@@ -40,10 +40,14 @@
  *   open().
  * - usblcd: IOCTL_GET_DRV_VERSION is 2, the VFS's FIGETBSZ, so the driver
  *   never sees it (pinned: the ioctl returns devtmpfs's block size).
- * - pcwd_usb is unplugged only after /dev/watchdog is closed: its
- *   disconnect() frees the device while the misc file keeps using the
- *   pointer (usb_pcwd_device), so any file operation after the unplug,
- *   release() included, is a use-after-free.
+ * - pcwd_usb: disconnect() frees the device while an open /dev/watchdog
+ *   keeps using the pointer (usb_pcwd_device), so any file operation
+ *   after the unplug, release() included, is a use after free, and once
+ *   another card is plugged in the pointer names that card: the old file's
+ *   keepalive pings it and its close disables it. The last cases unplug
+ *   the card under an open file, plug in a second one and use the old
+ *   file in a child: the new card must receive nothing before its own
+ *   open (patches/drivers 0304).
  *
  * chaoskey's .llseek is default_llseek in 6.1 and noop_llseek with
  * patches/core 0216: lseek(fd, 4096, SEEK_SET) returns 4096 on the
@@ -1275,7 +1279,7 @@ static const struct rd_device pcwd = {
 	.control = pcwd_control,
 };
 
-#define PCWD_CASES 10
+#define PCWD_CASES 13
 
 /* The watchdog command cmd reached the card (its 6-byte SET_REPORT). */
 static int pcwd_cmd(struct plug *p, int cmd, struct rd_msg *m)
@@ -1283,10 +1287,88 @@ static int pcwd_cmd(struct plug *p, int cmd, struct rd_msg *m)
 	return find_ctl(p, 0x09, cmd, m) && m->len == 6;
 }
 
+/*
+ * A child that holds /dev/watchdog open and nobody else does (the next
+ * card's emulator is forked later and must not inherit it): it opens the
+ * node, says so on ready, and on the go byte uses the file, by then the
+ * file of an unplugged card: the keepalive ioctl, the magic 'V' and the
+ * release. Its exit status 0 means it got through them; a kernel oops
+ * kills it instead.
+ */
+struct pcwd_holder {
+	pid_t pid;
+	int go;		/* write end: the child's go */
+};
+
+static int pcwd_holder_start(struct pcwd_holder *h, const char *node)
+{
+	int ready[2], go[2];
+	char c = 1;
+
+	h->pid = -1;
+	h->go = -1;
+	if (pipe2(ready, O_CLOEXEC))
+		return 0;
+	if (pipe2(go, O_CLOEXEC)) {
+		close(ready[0]);
+		close(ready[1]);
+		return 0;
+	}
+	fflush(stdout);
+	h->pid = fork();
+	if (h->pid == 0) {
+		int fd = open(node, O_WRONLY | O_CLOEXEC);
+
+		alarm(0);
+		c = fd < 0;
+		if (write(ready[1], &c, 1) != 1 || fd < 0 ||
+		    read(go[0], &c, 1) != 1)
+			_exit(2);
+		ioctl(fd, WDIOC_KEEPALIVE, 0);
+		if (write(fd, "V", 1) < 0)
+			errno = 0;
+		_exit(close(fd) ? 3 : 0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	h->go = go[1];
+	if (h->pid < 0 || read(ready[0], &c, 1) != 1)
+		c = 1;
+	close(ready[0]);
+	return !c;
+}
+
+/* Lets the holder go (go) or not, and waits for it: 1 when it exited 0. */
+static int pcwd_holder_end(struct pcwd_holder *h, int go)
+{
+	long long end = ktap_now_ms() + 10000;
+	int status = 0;
+
+	if (go && write(h->go, "g", 1) != 1)
+		ktap_perror("pcwd_usb: holder's go");
+	close(h->go);
+	if (h->pid < 0)
+		return 0;
+	while (waitpid(h->pid, &status, WNOHANG) != h->pid) {
+		if (ktap_now_ms() > end) {
+			kill(h->pid, SIGKILL);
+			waitpid(h->pid, &status, 0);
+			ktap_diag("pcwd_usb: the old file's operations hang");
+			return 0;
+		}
+		usleep(10000);
+	}
+	if (WIFSIGNALED(status))
+		ktap_diag("pcwd_usb: the old file's user killed by signal %d",
+			  WTERMSIG(status));
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 static void test_pcwd(void)
 {
 	struct plug p = { .dev = &pcwd, .driver = "pcwd_usb", .node = "/dev/watchdog" };
 	struct watchdog_info wi = { 0 };
+	struct pcwd_holder holder;
 	struct rd_msg m;
 	int fd, t, ok, v = -1;
 	uint8_t temp = 0;
@@ -1335,6 +1417,28 @@ static void test_pcwd(void)
 	ktap_ok(write(fd, "V", 1) == 1 && pcwd_cmd(&p, 0x02, &m) && !close(fd) &&
 		pcwd_cmd(&p, 0x30, &m) && m.data[1] == 0xa5 && m.data[2] == 0xc3,
 		"pcwd_usb: writing the magic 'V' pings it; close() then disables the card (0x30 a5 c3)");
+	drain(&p);
+	ok = pcwd_holder_start(&holder, p.path) && pcwd_cmd(&p, 0x30, &m) &&
+	     unplug(&p);
+	if (!plug_in(&p, NULL)) {
+		pcwd_holder_end(&holder, 0);
+		ktap_ok(0, "pcwd_usb: no second card to plug in");
+		goto out;
+	}
+	drain(&p);	/* the new card's probe */
+	ktap_ok(pcwd_holder_end(&holder, 1) && ok,
+		"pcwd_usb: unplugged with /dev/watchdog open, another card plugged in: keepalive, 'V' and close() on the old file end cleanly");
+	fd = open_node(&p, O_WRONLY);
+	ok = fd >= 0;
+	while (ok && (ok = pcwd_cmd(&p, -1, &m)) &&
+	       (m.data[0] != 0x30 || m.data[1])) {
+		ktap_diag("pcwd_usb: the new card got %02x %02x %02x before its open's enable",
+			  m.data[0], m.data[1], m.data[2]);
+		ok = 0;
+	}
+	ktap_ok(ok, "pcwd_usb: the old file sent the new card nothing: its first command is its own open's enable (0x30 00 00)");
+	if (fd >= 0 && write(fd, "V", 1) == 1)
+		close(fd);
 out:
 	unplug(&p);
 }
