@@ -248,11 +248,13 @@ verdict_failures() {
 
 # lab_git_identity: the fixed author, committer, dates and locale of every
 # generated patch series, with the user's git configuration ignored, so a
-# regeneration writes the same bytes on any machine.
+# regeneration writes the same bytes on any machine. The identity is the
+# project's own (this repository's git user), the one every patch of the
+# series is signed off with.
 lab_git_identity() {
 	export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
-	export GIT_AUTHOR_NAME="bklfree lab" GIT_AUTHOR_EMAIL=bklfree@example.org
-	export GIT_COMMITTER_NAME="bklfree lab" GIT_COMMITTER_EMAIL=bklfree@example.org
+	export GIT_AUTHOR_NAME="Seed 3daa4c11 maintainers" GIT_AUTHOR_EMAIL=maintainers@users.noreply.a-seed-3daa4c11.example
+	export GIT_COMMITTER_NAME="Seed 3daa4c11 maintainers" GIT_COMMITTER_EMAIL=maintainers@users.noreply.a-seed-3daa4c11.example
 	export GIT_AUTHOR_DATE="2024-01-01 00:00:00 +0000"
 	export GIT_COMMITTER_DATE="$GIT_AUTHOR_DATE"
 	export TZ=UTC LC_ALL=C

@@ -65,7 +65,7 @@ visible on its own. The Kconfig and Makefile hooks follow in the next
 patch; the tree does not configure between the two, so they are applied
 together.
 
-Signed-off-by: bklfree lab <bklfree@example.org>
+Signed-off-by: Seed 3daa4c11 maintainers <maintainers@users.noreply.a-seed-3daa4c11.example>
 EOF
 	;;
 	0201-*) cat <<'EOF'
@@ -85,7 +85,7 @@ drivers in drivers/net/appletalk/ stay where they are. The Kconfig and
 Makefile hooks follow in the next patch; the tree does not configure
 between the two, so they are applied together.
 
-Signed-off-by: bklfree lab <bklfree@example.org>
+Signed-off-by: Seed 3daa4c11 maintainers <maintainers@users.noreply.a-seed-3daa4c11.example>
 EOF
 	;;
 	esac
