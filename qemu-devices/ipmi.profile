@@ -10,7 +10,9 @@ kconfig=CONFIG_IPMI_HANDLER=m
 kconfig=CONFIG_IPMI_DEVICE_INTERFACE=m
 kconfig=CONFIG_IPMI_SI=m
 kconfig=CONFIG_DMI=y
+kconfig=CONFIG_IPMI_WATCHDOG=m
 module=ipmi_si
 module=ipmi_devintf
-tests=ipmi/devintf
+module=ipmi_watchdog
+tests=ipmi/devintf ipmi/watchdog
 timeout=60

@@ -6,7 +6,8 @@
 # Kernel build, emulation, initramfs, semantic patches and guest tools.
 packages="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 kmod rsync quilt ccache linux-source-6.1 qemu-system-x86 qemu-utils
-busybox-static coccinelle v4l-utils usbip fio unadf"
+busybox-static coccinelle v4l-utils usbip fio unadf
+ibverbs-utils ibverbs-providers squashfs-tools genromfs"
 
 missing=
 for p in $packages; do
