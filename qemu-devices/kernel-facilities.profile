@@ -16,6 +16,19 @@ kconfig=CONFIG_BLK_DEV_LOOP=m
 kconfig=CONFIG_ROMFS_FS=m
 kconfig=CONFIG_SQUASHFS=m
 kconfig=CONFIG_BLK_DEV_IO_TRACE=y
+# Options that default to y but that allnoconfig, which every lab kernel
+# starts from, leaves off. squashfs reads mksquashfs's default (gzip)
+# images only with its zlib decompressor; with no decompressor at all it
+# refuses every image (supported_squashfs_filesystem).
+kconfig=CONFIG_SQUASHFS_ZLIB=y
+# tracefs kprobe_events: core/kprobes-debugfs makes, fires, disarms and
+# removes a real probe with it (its four cases skip without it).
+kconfig=CONFIG_KPROBE_EVENTS=y
+# Not set: CONFIG_FANOTIFY_ACCESS_PERMISSIONS, for core/fanotify's
+# FAN_DENY and FAN_ALLOW cases. It needs CONFIG_SECURITY, the LSM hooks,
+# in every lab kernel (a rebuild of most objects and hooks in every boot);
+# without it the test checks that a permission mark is refused (EINVAL)
+# and skips those two cases by name.
 # Four 2 MiB huge pages of the guest's 256 MiB for hugetlbfs.
 cmdline=hugepages=4
 # /proc/profile exists only when the profiler is on: profile=2 samples
