@@ -9,8 +9,20 @@ kconfig=CONFIG_INFINIBAND=m
 kconfig=CONFIG_INFINIBAND_USER_MAD=m
 kconfig=CONFIG_INFINIBAND_USER_ACCESS=m
 kconfig=CONFIG_RDMA_RXE=m
+# The RDMA CM (rdma_cm.ko, and ucma's rdma_ucm.ko with
+# /dev/infiniband/rdma_cm) is a bool that defaults to y, but the lab
+# merges onto allnoconfig, which leaves it n: name it.
+kconfig=CONFIG_INFINIBAND_ADDR_TRANS=y
 kconfig=CONFIG_DUMMY=m
 module=dummy
+# rxe_register_device() allocates the "crc32" shash: crc32_generic
+# (CONFIG_CRYPTO_CRC32=m, selected by RDMA_RXE), which only
+# request_module() asks for, and with CONFIG_CRYPTO_MANAGER=m its
+# registration waits for cryptomgr's self-test (see misc-devices.profile):
+# neither is in the initramfs unless named here. Without them "rdma link
+# add" fails with ENOENT ("rdma_rxe: failed to init crc32 algorithm").
+module=cryptomgr
+module=crc32_generic
 module=rdma_rxe
 module=rdma_ucm
 module=ib_umad
