@@ -1218,6 +1218,16 @@ static int collect(struct blocked *b, struct after *a)
 		ktap_diag("%s is still there", b->node);
 		return 0;
 	}
+	/*
+	 * The node goes in the driver's disconnect before it marks the
+	 * device gone (usblp clears ->present after usb_deregister_dev()):
+	 * wait for the whole USB device, whose removal ends after every
+	 * interface driver's disconnect.
+	 */
+	if (!usb_gone(VID, PID, XFER_WAIT_MS)) {
+		ktap_diag("%04x:%04x is still there", VID, PID);
+		return 0;
+	}
 	fcntl(*b->fd, F_SETFL, fcntl(*b->fd, F_GETFL) | O_NONBLOCK);
 	a->revents = poll(&p, 1, 0) < 0 ? -1 : p.revents;
 	a->r = read(*b->fd, buf, sizeof(buf));
