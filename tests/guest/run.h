@@ -86,6 +86,24 @@ static inline int run_capture(char *const argv[], char *out, size_t size,
 	return WEXITSTATUS(status);
 }
 
+/*
+ * Waits at most ms for child pid to end: 1 with its wait status in
+ * *status when it did, 0 when it is still running (the caller decides
+ * whether to kill it).
+ */
+static inline int run_reap(pid_t pid, unsigned int ms, int *status)
+{
+	long long end = ktap_now_ms() + ms;
+
+	for (;;) {
+		if (waitpid(pid, status, WNOHANG) == pid)
+			return 1;
+		if (ktap_now_ms() >= end)
+			return 0;
+		usleep(10000);
+	}
+}
+
 /* run_capture() that prints the output as diagnostics when it failed. */
 static inline int run_diag(char *const argv[], unsigned int secs)
 {

@@ -26,8 +26,8 @@
 #include <linux/ipmi.h>
 #include <linux/watchdog.h>
 #include <sys/ioctl.h>
-#include <sys/wait.h>
 
+#include "run.h"
 #include "watchdog/magic-close.h"
 
 #define WDT_DEV "/dev/watchdog"
@@ -150,11 +150,8 @@ static int read_interrupted(void)
 		usleep(10000);
 	}
 	kill(pid, SIGUSR1);
-	for (end = ktap_now_ms() + SIGNAL_WAIT_MS; ktap_now_ms() < end;) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return WIFEXITED(status) && !WEXITSTATUS(status);
-		usleep(10000);
-	}
+	if (run_reap(pid, SIGNAL_WAIT_MS, &status))
+		return WIFEXITED(status) && !WEXITSTATUS(status);
 	/* Still in read(): it may not even die (6.1); leave it. */
 	kill(pid, SIGKILL);
 	ktap_diag("the signalled reader is still in read() %d ms later",

@@ -67,6 +67,7 @@
 #include <linux/usb/tmc.h>
 #include <linux/watchdog.h>
 
+#include "run.h"
 #include "usb/raw-device.h"
 
 /* ---- waiting on the host side ------------------------------------------- */
@@ -1341,7 +1342,6 @@ static int pcwd_holder_start(struct pcwd_holder *h, const char *node)
 /* Lets the holder go (go) or not, and waits for it: 1 when it exited 0. */
 static int pcwd_holder_end(struct pcwd_holder *h, int go)
 {
-	long long end = ktap_now_ms() + 10000;
 	int status = 0;
 
 	if (go && write(h->go, "g", 1) != 1)
@@ -1349,14 +1349,11 @@ static int pcwd_holder_end(struct pcwd_holder *h, int go)
 	close(h->go);
 	if (h->pid < 0)
 		return 0;
-	while (waitpid(h->pid, &status, WNOHANG) != h->pid) {
-		if (ktap_now_ms() > end) {
-			kill(h->pid, SIGKILL);
-			waitpid(h->pid, &status, 0);
-			ktap_diag("pcwd_usb: the old file's operations hang");
-			return 0;
-		}
-		usleep(10000);
+	if (!run_reap(h->pid, 10000, &status)) {
+		kill(h->pid, SIGKILL);
+		waitpid(h->pid, &status, 0);
+		ktap_diag("pcwd_usb: the old file's operations hang");
+		return 0;
 	}
 	if (WIFSIGNALED(status))
 		ktap_diag("pcwd_usb: the old file's user killed by signal %d",

@@ -26,8 +26,8 @@
 #define DISK_CYCLES	10
 #define READER_MS	10000
 
-static struct usbip_dev disk = { "usb-storage", 0x46f4, 0x0001, "", -1 };
-static struct usbip_dev kbd = { "usb-kbd", 0x0627, 0x0001, "", -1 };
+static struct usbip_dev disk = USBIP_QEMU_DISK;
+static struct usbip_dev kbd = USBIP_QEMU_KBD;
 
 /* Detaches every imported device, whoever attached it. */
 static int detach_all(void)
@@ -75,14 +75,10 @@ static pid_t reader(const char *node, int is_disk)
 /* The reader's errno after the detach, or -1 when it did not end. */
 static int reader_end(pid_t pid)
 {
-	long long end = ktap_now_ms() + READER_MS;
 	int status;
 
-	while (ktap_now_ms() < end) {
-		if (waitpid(pid, &status, WNOHANG) == pid)
-			return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-		usleep(10000);
-	}
+	if (run_reap(pid, READER_MS, &status))
+		return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
 	return -1;
