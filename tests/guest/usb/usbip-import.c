@@ -17,8 +17,8 @@
 
 #include "usb/usbip.h"
 
-static struct usbip_dev disk = { "usb-storage", 0x46f4, 0x0001, "", -1 };
-static struct usbip_dev kbd = { "usb-kbd", 0x0627, 0x0001, "", -1 };
+static struct usbip_dev disk = USBIP_QEMU_DISK;
+static struct usbip_dev kbd = USBIP_QEMU_KBD;
 
 /* busid in usbip's output, as a word: "1-2 " (-l) or "1-2:" (-r). */
 static int busid_in(const char *out, const char *busid)

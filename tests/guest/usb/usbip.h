@@ -46,6 +46,10 @@ struct usbip_dev {
 	int port;		/* the vhci port while imported, else -1 */
 };
 
+/* The two QEMU devices of the usbip profile, by VID:PID. */
+#define USBIP_QEMU_DISK	{ "usb-storage", 0x46f4, 0x0001, "", -1 }
+#define USBIP_QEMU_KBD	{ "usb-kbd", 0x0627, 0x0001, "", -1 }
+
 /* Brings the loopback interface up: usbipd and usbip talk over it. */
 static inline int usbip_lo_up(void)
 {

@@ -14,59 +14,16 @@
  * its statistics (nothing dropped), and the debugfs text file of the vhci
  * bus ("NNu"), which must show the submission of the same command block.
  *
- * struct mon_bin_hdr and the ioctl numbers are not in the uapi headers;
- * they are those of drivers/usb/mon/mon_bin.c (its own documentation:
- * Documentation/usb/usbmon.rst).
+ * The monitor's ABI is in usb/mon-bin.h.
  */
 #include <sys/mman.h>
 
 #include "pattern.h"
+#include "usb/mon-bin.h"
 #include "usb/usbip.h"
 
-#define MON_IOC_MAGIC		0x92
-#define MON_IOCG_STATS		_IOR(MON_IOC_MAGIC, 3, struct mon_bin_stats)
-#define MON_IOCQ_RING_SIZE	_IO(MON_IOC_MAGIC, 5)
-#define MON_IOCX_MFETCH		_IOWR(MON_IOC_MAGIC, 7, struct mon_bin_mfetch)
-#define MON_PKT_SIZE		64
-#define MON_BULK		3
-
-struct mon_bin_stats {
-	unsigned int queued;
-	unsigned int dropped;
-};
-
-struct mon_bin_mfetch {
-	unsigned int *offvec;
-	unsigned int nfetch;
-	unsigned int nflush;
-};
-
-struct mon_bin_hdr {
-	unsigned long long id;
-	unsigned char type;		/* 'S'ubmission, 'C'allback, 'E'rror */
-	unsigned char xfer_type;	/* 0 iso, 1 intr, 2 control, 3 bulk */
-	unsigned char epnum;		/* 0x80 for IN */
-	unsigned char devnum;
-	unsigned short busnum;
-	char flag_setup;
-	char flag_data;			/* 0: data captured */
-	long long ts_sec;
-	int ts_usec;
-	int status;
-	unsigned int len_urb;
-	unsigned int len_cap;
-	unsigned char setup[8];
-	int interval;
-	int start_frame;
-	unsigned int xfer_flags;
-	unsigned int ndesc;
-};
-
-_Static_assert(sizeof(struct mon_bin_hdr) == MON_PKT_SIZE,
-	       "mon_bin_hdr is mon_bin.c's 64-byte packet header");
-
-#define BIN		"/dev/usbmon0"
-#define TEXT_DIR	"/sys/kernel/debug/usb/usbmon/"
+#define BIN		MON_BIN
+#define TEXT_DIR	MON_TEXT_DIR
 #define LBA		2048u		/* 1 MiB into the 8 MiB disk */
 #define BLOCKS		8u
 #define LEN		(BLOCKS * PATTERN_SECTOR)
@@ -88,7 +45,7 @@ static unsigned int events;
 static int find_buses(const char *node)
 {
 	char path[PATH_MAX], real[PATH_MAX], *p;
-	struct usbip_dev disk = { "usb-storage", 0x46f4, 0x0001, "", -1 };
+	struct usbip_dev disk = USBIP_QEMU_DISK;
 
 	snprintf(path, sizeof(path), "/sys/class/block/%s", node + 5);
 	if (!realpath(path, real) || !(p = strstr(real, "/usb")))

@@ -5,27 +5,16 @@
  * /dev/usbmon0 (ring size, statistics, mmap of the ring, lseek refused),
  * the text interface debugfs usb/usbmon/0u (a non-blocking read gives
  * events or EAGAIN) and the statistics file 0s.
- *
- * The ioctl numbers and struct mon_bin_stats are not in the uapi headers;
- * they are those of drivers/usb/mon/mon_bin.c.
  */
 #include <fcntl.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include "ktap.h"
+#include "usb/mon-bin.h"
 
-#define MON_IOC_MAGIC		0x92
-#define MON_IOCG_STATS		_IOR(MON_IOC_MAGIC, 3, struct mon_bin_stats)
-#define MON_IOCQ_RING_SIZE	_IO(MON_IOC_MAGIC, 5)
-
-struct mon_bin_stats {
-	unsigned int queued;
-	unsigned int dropped;
-};
-
-#define BIN "/dev/usbmon0"
-#define DBG "/sys/kernel/debug/usb/usbmon/"
+#define BIN MON_BIN
+#define DBG MON_TEXT_DIR
 
 static int bin_fd = -1;
 static int ring_size;
