@@ -129,7 +129,8 @@ static int cycle(struct usbip_dev *d, struct usbip_node *w, int is_disk,
 	err = reader_end(pid);
 	if (err != ENODEV && err != EIO && err != ENXIO) {
 		ktap_diag("cycle %u: %s reader ended with %d (%s)", n,
-			  w->node, err, err > 0 ? strerror(err) : "hung");
+			  w->node, err, err > 0 ? strerror(err) :
+			  err == 0 ? "could not start" : "hung");
 		return 0;
 	}
 	return 1;

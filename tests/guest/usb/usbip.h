@@ -289,7 +289,7 @@ static inline int usbip_detach(struct usbip_dev *d)
 
 /*
  * The first node of class (/sys/class/CLASS/PREFIX*) whose device sits
- * below vhci-hcd, "/dev/NAME" in node; for ktap_wait_dev().
+ * below vhci-hcd and opens, "/dev/NAME" in node; for ktap_wait_dev().
  */
 struct usbip_node {
 	const char *class, *prefix;
@@ -302,6 +302,7 @@ static inline int usbip_node_scan(void *arg)
 	char dir[64], path[PATH_MAX], real[PATH_MAX];
 	DIR *d;
 	struct dirent *e;
+	int fd;
 
 	snprintf(dir, sizeof(dir), "/sys/class/%s", w->class);
 	d = opendir(dir);
@@ -320,7 +321,17 @@ static inline int usbip_node_scan(void *arg)
 	}
 	if (d)
 		closedir(d);
-	return w->node[0] ? KTAP_READY : KTAP_WAIT;
+	if (!w->node[0])
+		return KTAP_WAIT;
+	/* A new disk's node exists a moment before it opens (ENXIO). */
+	fd = open(w->node, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 && (errno == ENXIO || errno == ENODEV)) {
+		w->node[0] = '\0';
+		return KTAP_BUSY;
+	}
+	if (fd >= 0)
+		close(fd);
+	return KTAP_READY;
 }
 
 /* Waits for an imported device's node; 1 when w->node names it. */
