@@ -104,6 +104,36 @@ static inline int run_reap(pid_t pid, unsigned int ms, int *status)
 	}
 }
 
+/*
+ * Diagnostics for a child that did not end in time: its state, wait
+ * channel and kernel stack from /proc (CONFIG_STACKTRACE), so a report
+ * says where in the kernel it sits rather than just "hung".
+ */
+static inline void run_diag_stuck(pid_t pid)
+{
+	static const char *const what[] = { "wchan", "stat", "stack" };
+	char path[64], buf[2048], *line, *save;
+	unsigned int i;
+	ssize_t n;
+	int fd;
+
+	for (i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what[i]);
+		fd = open(path, O_RDONLY);
+		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n < 0) {
+			ktap_diag("%s: %s", path, strerror(errno));
+			continue;
+		}
+		buf[n] = 0;
+		for (line = strtok_r(buf, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save))
+			ktap_diag("%s: %s", path, line);
+	}
+}
+
 /* run_capture() that prints the output as diagnostics when it failed. */
 static inline int run_diag(char *const argv[], unsigned int secs)
 {

@@ -10,7 +10,9 @@
  *   flight through usbip-host, TCP and vhci-hcd), detach: the reader must
  *   get ENODEV within READER_MS and the vhci port must be free again.
  * - DISK_CYCLES times the same with the disk and a reader doing O_DIRECT
- *   reads over the whole disk: it must end with an I/O error, not hang.
+ *   reads over the whole disk: it must end with an I/O error, or with end
+ *   of file at offset 0 (del_gendisk() sets the capacity to 0 first, so a
+ *   read issued after that finds an empty disk), not hang.
  * - usbipd killed (SIGKILL) while the keyboard is imported: the imported
  *   device stays (the connection belongs to the kernel once attached), a
  *   new attach is refused while no daemon listens, the detach frees the
@@ -22,9 +24,16 @@
 
 #include "usb/usbip.h"
 
+/* -DKBD_CYCLES=2 -DDISK_CYCLES=150 makes a stress run for a rare ending. */
+#ifndef KBD_CYCLES
 #define KBD_CYCLES	50
+#endif
+#ifndef DISK_CYCLES
 #define DISK_CYCLES	10
+#endif
 #define READER_MS	10000
+/* The reader's exit status when its disk shrank to nothing (not an errno). */
+#define READER_EMPTY	250
 
 static struct usbip_dev disk = USBIP_QEMU_DISK;
 static struct usbip_dev kbd = USBIP_QEMU_KBD;
@@ -45,7 +54,8 @@ static int detach_all(void)
 /*
  * A child that reads node until a read fails, and exits with that errno:
  * blocked in read() for an evdev node, reading on and on (O_DIRECT,
- * wrapping at the end) for a disk. 0 means it could not start.
+ * wrapping at the end) for a disk; READER_EMPTY when a read at offset 0
+ * finds end of file. 0 means it could not start.
  */
 static pid_t reader(const char *node, int is_disk)
 {
@@ -56,6 +66,7 @@ static pid_t reader(const char *node, int is_disk)
 	if (pid == 0) {
 		int fd = open(node, O_RDONLY | (is_disk ? O_DIRECT : 0));
 		void *buf;
+		int rewound = 1;
 		ssize_t n;
 
 		alarm(0);
@@ -65,8 +76,15 @@ static pid_t reader(const char *node, int is_disk)
 			n = read(fd, buf, is_disk ? 65536 : 24);
 			if (n < 0)
 				_exit(errno & 0xff);
-			if (n == 0 && lseek(fd, 0, SEEK_SET) < 0)
+			if (n > 0) {
+				rewound = 0;
+				continue;
+			}
+			if (rewound)
+				_exit(READER_EMPTY);
+			if (lseek(fd, 0, SEEK_SET) < 0)
 				_exit(errno & 0xff);
+			rewound = 1;
 		}
 	}
 	return pid < 0 ? 0 : pid;
@@ -77,15 +95,22 @@ static int reader_end(pid_t pid)
 {
 	int status;
 
+	long long t0;
+
 	if (run_reap(pid, READER_MS, &status))
 		return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	run_diag_stuck(pid);
+	t0 = ktap_now_ms();
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
+	ktap_diag("the reader ended %lld ms after SIGKILL", ktap_now_ms() - t0);
 	return -1;
 }
 
 /* Where a cycle's time goes, in ms over all cycles: attach, node, detach. */
 static long long spent[3];
+/* How the readers ended over all cycles: ENODEV, EIO, ENXIO, empty disk. */
+static unsigned int ends[4];
 
 /*
  * One cycle on d: attach, wait for its node of w's class, start a reader,
@@ -127,7 +152,12 @@ static int cycle(struct usbip_dev *d, struct usbip_node *w, int is_disk,
 	}
 	spent[2] += ktap_now_ms() - t0;
 	err = reader_end(pid);
-	if (err != ENODEV && err != EIO && err != ENXIO) {
+	ends[0] += err == ENODEV;
+	ends[1] += err == EIO;
+	ends[2] += err == ENXIO;
+	ends[3] += is_disk && err == READER_EMPTY;
+	if (err != ENODEV && err != EIO && err != ENXIO &&
+	    !(is_disk && err == READER_EMPTY)) {
 		ktap_diag("cycle %u: %s reader ended with %d (%s)", n,
 			  w->node, err, err > 0 ? strerror(err) :
 			  err == 0 ? "could not start" : "hung");
@@ -143,6 +173,7 @@ static int cycles(struct usbip_dev *d, struct usbip_node *w, int is_disk,
 	unsigned int i, ok = 0;
 
 	memset(spent, 0, sizeof(spent));
+	memset(ends, 0, sizeof(ends));
 	for (i = 0; i < count; i++) {
 		if (!cycle(d, w, is_disk, i))
 			break;
@@ -151,6 +182,8 @@ static int cycles(struct usbip_dev *d, struct usbip_node *w, int is_disk,
 	ktap_diag("%s: %u of %u attach/read/detach cycles in %lld ms: attach %lld, node %lld, detach %lld",
 		  d->name, ok, count, ktap_now_ms() - start, spent[0],
 		  spent[1], spent[2]);
+	ktap_diag("%s: readers ended with ENODEV %u, EIO %u, ENXIO %u, end of file at offset 0 %u",
+		  d->name, ends[0], ends[1], ends[2], ends[3]);
 	return ok == count;
 }
 
@@ -211,7 +244,7 @@ static void run(void)
 		"%d keyboard cycles, reader blocked in read(): ENODEV, port freed",
 		KBD_CYCLES);
 	ktap_ok(found && cycles(&disk, &sd, 1, DISK_CYCLES),
-		"%d disk cycles, O_DIRECT reads in flight: I/O error, port freed",
+		"%d disk cycles, O_DIRECT reads in flight: I/O error or empty disk, port freed",
 		DISK_CYCLES);
 	daemon_killed();
 	ktap_ok(found && unbound(&kbd, "usb"), "usbip unbind: the keyboard is local again");
