@@ -6,7 +6,8 @@
 # profile_cmdline) and timeout, all read through tools/lab/profile. Its
 # artifacts are URLs under LAVA_ARTIFACTS; artifacts.tsv says what file
 # each URL must serve. A profile LAVA cannot run gets no job, and its
-# reason is a line of skipped.tsv (lava_cannot below). docs/lava.md.
+# reason is a line of skipped.tsv (lava_cannot below). Every job is then
+# checked with LAVA's own schema. docs/lava.md.
 . "$(dirname "$0")/../lab/lib.sh"
 
 : "${LAVA_ARTIFACTS:=file://$RESULTS/lava/artifacts}"
@@ -197,4 +198,9 @@ for p in $PROFILES; do
 	done
 done
 sort -u "$out/artifacts.tsv.tmp" >"$out/artifacts.tsv" && rm -f "$out/artifacts.tsv.tmp"
+# LAVA's own schema judges every job written (lava-validate.sh).
+if [ "$made" -gt 0 ]; then
+	"$(dirname "$0")/lava-validate.sh" "$out"/*/*.yaml ||
+		die "LAVA's schema refused a job written above"
+fi
 progress lava "$made job(s) in $out, $skipped profile(s) LAVA cannot run (skipped.tsv)"
