@@ -13,7 +13,7 @@ jobs="$TMPDIR/results/lava/jobs"
 py=${LAVA_PYTHON:-/usr/bin/python3}
 lava_jobs="$TOP/scripts/lava/lava-jobs.sh"
 gen() {
-	RESULTS="$TMPDIR/results" sh "$lava_jobs" "$@"
+	RESULTS="$TMPDIR/results" sh "$lava_jobs"
 }
 validate() {
 	sh "$TOP/scripts/lava/lava-validate.sh" "$@"
@@ -86,11 +86,16 @@ j="$jobs/patched/virtio.yaml"
 	grep -q "^images/virtio/vblk.img	image vblk.img 8\$" "$jobs/artifacts.tsv"
 ktap_ok $? "PROFILES, KERNELS and LAVA_ARTIFACTS select; the job carries the profile's arguments, images and timeout"
 
-err=$(PROFILES=nosuch gen 2>&1) && false || echo "$err" | grep -q "^error: unknown profile 'nosuch'"
+# refused VAR=VALUE ERROR: lava-jobs.sh fails with ERROR as its only line.
+refused() {
+	err=$(env "$1" RESULTS="$TMPDIR/results" sh "$lava_jobs" 2>&1)
+	[ $? -eq 1 ] && [ "$err" = "error: $2" ]
+}
+refused PROFILES=nosuch "unknown profile 'nosuch' (known: $(ls "$TOP"/qemu-devices | sed -n 's/\.profile$//p' | tr '\n' ' '))"
 ktap_ok $? "an unknown profile is refused by name"
-err=$(KERNELS=mainline gen 2>&1) && false || echo "$err" | grep -q "^error: unknown kernel 'mainline'"
+refused KERNELS=mainline "unknown kernel 'mainline' (known: baseline patched)"
 ktap_ok $? "an unknown kernel is refused by name"
-err=$(LAVA_ARTIFACTS=127.0.0.1/x gen 2>&1) && false || echo "$err" | grep -q "^error: LAVA_ARTIFACTS='127.0.0.1/x' is not an http"
+refused LAVA_ARTIFACTS=127.0.0.1/x "LAVA_ARTIFACTS='127.0.0.1/x' is not an http://, https:// or file:/// URL"
 ktap_ok $? "an artifact base that is not a URL is refused"
 
 # The monitors on real consoles of the core profile: the fixture's profile
