@@ -10,6 +10,7 @@
 #   make staging-report  drivers/staging of the patched tree, text and JSON
 #   make fuzz-affs       mount and walk FUZZ_COUNT corrupted AFFS images
 #   make coverage        the runtime coverage map of the touched files
+#   make lava-jobs       a LAVA job per profile and kernel, schema-checked
 
 SHELL := /bin/sh
 TOP := $(CURDIR)
@@ -35,7 +36,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
 	check check-host bench clean llseek-report regen staging-report staging-move-regen \
-	fuzz-affs coverage
+	fuzz-affs coverage lava-jobs
 
 all: deps
 	@$(MAKE) --no-print-directory boot
@@ -112,6 +113,13 @@ staging-move-regen: tree
 # kernel, seed FUZZ_SEED (else the profile's); see scripts/affs/fuzz-affs.sh.
 fuzz-affs: tools guest initramfs
 	@scripts/affs/fuzz-affs.sh
+
+# LAVA job definitions of the profiles (docs/lava.md), each checked with
+# LAVA's schema; artifacts as URLs under LAVA_ARTIFACTS. No kernel needed.
+LAVA_ARTIFACTS ?= file://$(RESULTS)/lava/artifacts
+export LAVA_ARTIFACTS
+lava-jobs: deps tools
+	@scripts/lava/lava-jobs.sh
 
 # Host tests first (a failure stops before any kernel is built), then the
 # kernels, the allmodconfig objects and the boots; see scripts/lab/check.sh.

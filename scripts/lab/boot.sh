@@ -35,19 +35,14 @@ done || die "cannot create the images of profile '$profile'"
 # This boot's initramfs: the shared base, the profile's tests and modules.
 profile_initrd "$kernel" "$profile" initrd.cpio || exit 1
 
-tests=$(profile_get "$profile" tests | paste -sd, -)
-cmdline="bklfree.tests=$tests $(profile_get "$profile" cmdline | paste -sd' ' -)"
+cmdline=$(profile_cmdline "$profile")
 # BOOT_TIMEOUT overrides the profile's timeout (make fuzz-affs runs longer).
 secs=${BOOT_TIMEOUT:-$(profile_get "$profile" timeout)}
 accel=$(qemu_accel)
-# Profile qemu= lines are whitespace-separated arguments, never globbed.
-set -f
-set -- $(profile_get "$profile" qemu)
+# Profile qemu= lines are whitespace-separated arguments, never globbed;
 # tool= programs run from the host's /usr, shared read-only.
-if [ -n "$(profile_get "$profile" tool)" ]; then
-	set -- "$@" $(host_usr_args)
-	cmdline="$cmdline bklfree.hostusr"
-fi
+set -f
+set -- $(profile_qemu_args "$profile")
 set +f
 
 # Profiles with inject= lines get a monitor on a pair of FIFOs; a watcher

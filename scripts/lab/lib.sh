@@ -179,15 +179,37 @@ profile_initrd() {
 # the guest's final reboot (or a panic, with panic=-1) ends QEMU.
 # noapictimer: under TCG the local APIC timer fails its calibration check
 # after 0.2 s of waiting and is disabled anyway; this skips the wait.
+# LAB_MACHINE, LAB_MEMORY_MIB and LAB_APPEND are also what every LAVA job
+# asks for (scripts/lava/lava-jobs.sh), so a LAVA boot is the lab's boot.
+LAB_MACHINE="-M pc -smp 1 -nodefaults -no-reboot"
+LAB_MEMORY_MIB=256
+LAB_APPEND="console=ttyS0 loglevel=5 panic=-1 noapictimer rdinit=/init"
 run_qemu() {
 	_accel=$1 _kernel=$2 _initrd=$3 _cmdline=$4 _secs=$5
 	shift 5
-	timeout -k 5 "$_secs" "$QEMU" -M pc -accel "$_accel" \
-		-m 256M -smp 1 -nodefaults -no-reboot -display none -nic none \
+	# shellcheck disable=SC2086 # LAB_MACHINE is words
+	timeout -k 5 "$_secs" "$QEMU" $LAB_MACHINE -accel "$_accel" \
+		-m "${LAB_MEMORY_MIB}M" -display none -nic none \
 		-kernel "$_kernel" -initrd "$_initrd" \
-		-append "console=ttyS0 loglevel=5 panic=-1 noapictimer rdinit=/init $_cmdline" \
+		-append "$LAB_APPEND $_cmdline" \
 		-chardev file,id=con,path=console.log -serial chardev:con \
 		"$@" </dev/null 2>qemu.stderr
+}
+
+# profile_cmdline PROFILE: the kernel parameters of a profile's boot after
+# LAB_APPEND: its tests, its cmdline= lines, bklfree.hostusr with tool=.
+profile_cmdline() {
+	_c="bklfree.tests=$(profile_get "$1" tests | paste -sd, -)"
+	_c="$_c $(profile_get "$1" cmdline | paste -sd' ' -)"
+	[ -z "$(profile_get "$1" tool)" ] || _c="$_c bklfree.hostusr"
+	echo "$_c"
+}
+
+# profile_qemu_args PROFILE: the profile's own QEMU arguments, one qemu=
+# line a line, and the host /usr share's when it has tool= lines.
+profile_qemu_args() {
+	profile_get "$1" qemu
+	[ -z "$(profile_get "$1" tool)" ] || host_usr_args
 }
 
 # host_usr_args: the QEMU arguments that share the host's /usr with the
