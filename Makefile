@@ -27,7 +27,7 @@ GUEST_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -s -Ite
 
 # Host tools live by job in tools/<group>/ (lab, affs); every binary lands
 # flat in build/tools/<name>, which profiles and scripts call by name.
-TOOL_GROUPS := lab affs
+TOOL_GROUPS := lab affs kcidb
 HOST_TOOLS := $(foreach g,$(TOOL_GROUPS),\
 	$(patsubst tools/$(g)/%.c,$(BUILD)/tools/%,$(wildcard tools/$(g)/*.c)))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
@@ -55,6 +55,10 @@ $(BUILD)/tools/%: tools/lab/%.c $(TOOL_HEADERS)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
 $(BUILD)/tools/%: tools/affs/%.c $(TOOL_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+$(BUILD)/tools/%: tools/kcidb/%.c $(TOOL_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
