@@ -114,9 +114,7 @@ printf 'kernel=%s\nprofile=%s\naccel=%s\nwall=%s\nqemu_status=%s\n' \
 	"$kernel" "$profile" "$accel" "$wall" "$rc" >>verdict
 v=$(kv verdict verdict)
 # KCIDB-like record of this boot: its build, the test path and status.
-case $v in
-pass) status=PASS ;; skip) status=SKIP ;; error) status=ERROR ;; *) status=FAIL ;;
-esac
+status=$(kcidb_status "$v")
 cat >result.json <<EOT
 {
   "build": {"id": "bklfree:$kernel", "architecture": "x86_64",
