@@ -118,7 +118,7 @@ status=$(kcidb_status "$v")
 cat >result.json <<EOT
 {
   "build": {"id": "bklfree:$kernel", "architecture": "x86_64",
-            "config_name": "lab-union", "log_path": "../../../build/kernel/$kernel/build.log"},
+            "config_name": "$LAB_CONFIG_NAME", "log_path": "../../../build/kernel/$kernel/build.log"},
   "boot": {"profile": "$profile", "accel": "$accel", "duration": $wall,
            "qemu_status": $rc},
   "test": {"id": "bklfree:$kernel:$profile", "build_id": "bklfree:$kernel",

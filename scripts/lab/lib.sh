@@ -120,6 +120,9 @@ module_closure() {
 
 # The tests every boot runs after its profile's (tests/guest/init).
 EVERY_BOOT_TESTS="locks/file-locks lseek/lseek-abi"
+# The name of the one config both kernels are built with (config.sh: the
+# fragments and every profile's kconfig= lines).
+LAB_CONFIG_NAME=lab-union
 
 # profile_initrd KERNEL PROFILE OUT: the initramfs one boot gets, written to
 # OUT: build/initramfs/base.cpio (busybox, /init) followed by an archive of
