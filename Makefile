@@ -10,6 +10,7 @@
 #   make staging-report  drivers/staging of the patched tree, text and JSON
 #   make fuzz-affs       mount and walk FUZZ_COUNT corrupted AFFS images
 #   make coverage        the runtime coverage map of the touched files
+#   make kcidb           results/kcidb.json, the boots in KCIDB's schema
 
 SHELL := /bin/sh
 TOP := $(CURDIR)
@@ -35,12 +36,13 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
 	check check-host bench clean llseek-report regen staging-report staging-move-regen \
-	fuzz-affs coverage
+	fuzz-affs coverage kcidb
 
 all: deps
 	@$(MAKE) --no-print-directory boot
 	@$(MAKE) --no-print-directory coverage
 	@$(MAKE) --no-print-directory report
+	@$(MAKE) --no-print-directory kcidb
 
 deps:
 	@scripts/lab/deps.sh
@@ -90,6 +92,12 @@ boot: build initramfs
 
 report: tools
 	@scripts/lab/report.sh
+
+# The last boots as a KCIDB document, checked against its schema
+# (docs/kcidb.md); KCIDB_BASE_URL is where results/ is served.
+kcidb: tools
+	@scripts/kcidb/kcidb.sh
+	@scripts/kcidb/validate.sh $(RESULTS)/kcidb.json
 
 # The runtime coverage map of the last boots (docs/coverage.md), made
 # before the report, whose front page shows results/coverage.txt; make

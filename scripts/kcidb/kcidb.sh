@@ -48,13 +48,21 @@ path_word() {
 	printf '%s\n' "$1" | LC_ALL=C sed 's/[^A-Za-z0-9_-][^A-Za-z0-9_-]*/_/g'
 }
 
-# patchset_hash APPLIED: KCIDB's patchset hash of the patches APPLIED lists
-# (SERIES/NAME a line): sha256 over their sha256 sums, a line each, in order.
+# patchset_hash DIR: KCIDB's patchset hash of the patches DIR/applied lists
+# (SERIES/NAME a line): sha256 over their sha256 sums, a line each, in
+# order. The patches are read from patches/, so they must still be the ones
+# apply.sh applied: their checksums must be those of DIR/fingerprint.
 patchset_hash() {
 	while read -r _p; do
-		need_file "$TOP/patches/$_p" "'$1' names a patch this checkout does not have"
+		need_file "$TOP/patches/$_p" "'$1/applied' names a patch patches/ no longer holds: run 'make apply'"
+		cksum <"$TOP/patches/$_p"
+	done <"$1/applied" >"$RESULTS/kcidb/cksums" || exit 1
+	grep -v '^series ' "$1/fingerprint" 2>/dev/null | cmp -s - "$RESULTS/kcidb/cksums" ||
+		die "the patches in patches/ differ from those '$1' was made from: run 'make apply'"
+	rm -f "$RESULTS/kcidb/cksums"
+	while read -r _p; do
 		sha256sum <"$TOP/patches/$_p" | cut -c1-64
-	done <"$1" | sha256sum | cut -c1-64
+	done <"$1/applied" | sha256sum | cut -c1-64
 }
 
 checkouts() {
@@ -68,8 +76,8 @@ checkouts() {
 			printf 's\tpatchset_hash\t\nb\tvalid\ttrue\n'
 			printf 's\tcomment\tDebian linux-source-6.1 %s, no patches\n' "$ver"
 		elif [ -f "$t/applied" ]; then
-			printf 's\tpatchset_hash\t%s\nb\tvalid\ttrue\n' "$(patchset_hash "$t/applied")" ||
-				exit 1
+			hash=$(patchset_hash "$t") || exit 1
+			printf 's\tpatchset_hash\t%s\nb\tvalid\ttrue\n' "$hash"
 			printf 's\tcomment\tDebian linux-source-6.1 %s, %s\n' "$ver" "$(series_line)"
 			printf 'n\tmisc.patches\t%s\n' "$(wc -l <"$t/applied")"
 		else

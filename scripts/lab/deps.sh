@@ -3,11 +3,13 @@
 # package is missing. We run as root on a fresh Debian 12 machine.
 . "$(dirname "$0")/lib.sh"
 
-# Kernel build, emulation, initramfs, semantic patches and guest tools.
+# Kernel build, emulation, initramfs, semantic patches and guest tools;
+# the KCIDB schema check (jsonschema, and rfc3987 for its uri format).
 packages="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 kmod rsync quilt ccache linux-source-6.1 qemu-system-x86 qemu-utils
 busybox-static coccinelle v4l-utils usbip fio unadf
-ibverbs-utils ibverbs-providers squashfs-tools genromfs"
+ibverbs-utils ibverbs-providers squashfs-tools genromfs
+python3-jsonschema python3-rfc3987"
 
 missing=
 for p in $packages; do
