@@ -1,7 +1,8 @@
 # bklfree: the one entry point. README.md explains every target.
 #
 #   make                 deps, tree, apply, build both kernels, boot every
-#                        profile on both, print the report
+#                        profile on both, print the report, write
+#                        results/kcidb.json
 #   make check           every test; ends with "N passed, N failed"
 #   make check-host      the host tests only, no kernel build
 #   make apply SERIES=core          take one subsystem's series only

@@ -18,7 +18,8 @@
 # repository's commit, 12 digits, "-dirty" with uncommitted changes).
 . "$(dirname "$0")/../lab/lib.sh"
 
-[ -d "$RESULTS" ] || die "no results in '$RESULTS': run 'make boot' first"
+ls "$RESULTS"/baseline/*/verdict "$RESULTS"/patched/*/verdict >/dev/null 2>&1 ||
+	die "no boots in '$RESULTS': run 'make boot' first"
 need_file "$TOOLS/kcidb-json" "run 'make tools' first"
 base=${KCIDB_BASE_URL:-file://$RESULTS/}
 case $base in
