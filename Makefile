@@ -1,7 +1,8 @@
 # bklfree: the one entry point. README.md explains every target.
 #
 #   make                 deps, tree, apply, build both kernels, boot every
-#                        profile on both, print the report
+#                        profile on both, print the report, write
+#                        results/kcidb.json
 #   make check           every test; ends with "N passed, N failed"
 #   make check-host      the host tests only, no kernel build
 #   make apply SERIES=core          take one subsystem's series only
@@ -11,6 +12,7 @@
 #   make fuzz-affs       mount and walk FUZZ_COUNT corrupted AFFS images
 #   make coverage        the runtime coverage map of the touched files
 #   make lava-jobs       a LAVA job per profile and kernel, schema-checked
+#   make kcidb           results/kcidb.json, the boots in KCIDB's schema
 
 SHELL := /bin/sh
 TOP := $(CURDIR)
@@ -28,7 +30,7 @@ GUEST_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -s -Ite
 
 # Host tools live by job in tools/<group>/ (lab, affs); every binary lands
 # flat in build/tools/<name>, which profiles and scripts call by name.
-TOOL_GROUPS := lab affs
+TOOL_GROUPS := lab affs kcidb
 HOST_TOOLS := $(foreach g,$(TOOL_GROUPS),\
 	$(patsubst tools/$(g)/%.c,$(BUILD)/tools/%,$(wildcard tools/$(g)/*.c)))
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
@@ -36,12 +38,13 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
 	check check-host bench clean llseek-report regen staging-report staging-move-regen \
-	fuzz-affs coverage lava-jobs
+	fuzz-affs coverage lava-jobs kcidb
 
 all: deps
 	@$(MAKE) --no-print-directory boot
 	@$(MAKE) --no-print-directory coverage
 	@$(MAKE) --no-print-directory report
+	@$(MAKE) --no-print-directory kcidb
 
 deps:
 	@scripts/lab/deps.sh
@@ -56,6 +59,10 @@ $(BUILD)/tools/%: tools/lab/%.c $(TOOL_HEADERS)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
 $(BUILD)/tools/%: tools/affs/%.c $(TOOL_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -o $@ $<
+
+$(BUILD)/tools/%: tools/kcidb/%.c $(TOOL_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(HOST_CFLAGS) -o $@ $<
 
@@ -87,6 +94,12 @@ boot: build initramfs
 
 report: tools
 	@scripts/lab/report.sh
+
+# The last boots as a KCIDB document, checked against its schema
+# (docs/kcidb.md); KCIDB_BASE_URL is where results/ is served.
+kcidb: tools
+	@scripts/kcidb/kcidb.sh
+	@scripts/kcidb/validate.sh $(RESULTS)/kcidb.json
 
 # The runtime coverage map of the last boots (docs/coverage.md), made
 # before the report, whose front page shows results/coverage.txt; make

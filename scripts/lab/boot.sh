@@ -109,13 +109,11 @@ printf 'kernel=%s\nprofile=%s\naccel=%s\nwall=%s\nqemu_status=%s\n' \
 	"$kernel" "$profile" "$accel" "$wall" "$rc" >>verdict
 v=$(kv verdict verdict)
 # KCIDB-like record of this boot: its build, the test path and status.
-case $v in
-pass) status=PASS ;; skip) status=SKIP ;; error) status=ERROR ;; *) status=FAIL ;;
-esac
+status=$(kcidb_status "$v")
 cat >result.json <<EOT
 {
   "build": {"id": "bklfree:$kernel", "architecture": "x86_64",
-            "config_name": "lab-union", "log_path": "../../../build/kernel/$kernel/build.log"},
+            "config_name": "$LAB_CONFIG_NAME", "log_path": "../../../build/kernel/$kernel/build.log"},
   "boot": {"profile": "$profile", "accel": "$accel", "duration": $wall,
            "qemu_status": $rc},
   "test": {"id": "bklfree:$kernel:$profile", "build_id": "bklfree:$kernel",

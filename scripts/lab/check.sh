@@ -22,6 +22,8 @@
 #      the series' expected changes differs
 #   6. the coverage map of the boots (scripts/coverage/coverage.sh) is made,
 #      and tests/host/t9000 accepts it
+#   7. results/kcidb.json is written (scripts/kcidb/kcidb.sh) and valid
+#      against the KCIDB schema (scripts/kcidb/validate.sh)
 # Exit status 0 only when nothing failed.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/check-lib.sh"
@@ -168,6 +170,13 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
 		count fail "coverage map guard on results/coverage.tsv" "see $logdir/coverage-guard.log"
 	fi
 	"$TOP/scripts/lab/report.sh" >"$logdir/report.txt" 2>&1
+	# The boots as a KCIDB document, checked against its schema.
+	if "$TOP/scripts/kcidb/kcidb.sh" >"$logdir/kcidb.log" 2>&1 &&
+		"$TOP/scripts/kcidb/validate.sh" "$RESULTS/kcidb.json" >>"$logdir/kcidb.log" 2>&1; then
+		count pass "results/kcidb.json $(sed -n 's/.*: valid /valid /p' "$logdir/kcidb.log")"
+	else
+		count fail "results/kcidb.json" "see $logdir/kcidb.log"
+	fi
 else
 	count fail "build and boot" "make boot failed (see above)"
 fi

@@ -118,6 +118,12 @@ module_closure() {
 	}' "$_dir/modules.dep"
 }
 
+# The tests every boot runs after its profile's (tests/guest/init).
+EVERY_BOOT_TESTS="locks/file-locks lseek/lseek-abi"
+# The name of the one config both kernels are built with (config.sh: the
+# fragments and every profile's kconfig= lines).
+LAB_CONFIG_NAME=lab-union
+
 # profile_initrd KERNEL PROFILE OUT: the initramfs one boot gets, written to
 # OUT: build/initramfs/base.cpio (busybox, /init) followed by an archive of
 # this profile's own guest tests (and the two every boot runs), its module=
@@ -148,7 +154,7 @@ profile_initrd() {
 		echo "file /etc/bklfree-traced-modules $_out.traced-modules 0644 0 0"
 		[ -f "$KTREES/$_k/traced-builtin" ] &&
 			echo "file /etc/bklfree-traced $KTREES/$_k/traced-builtin 0644 0 0"
-		for _t in $(profile_get "$_p" tests) locks/file-locks lseek/lseek-abi; do
+		for _t in $(profile_get "$_p" tests) $EVERY_BOOT_TESTS; do
 			need_file "$BUILD/guest/tests/$_t" "no guest test '$_t': run 'make guest'"
 			echo "dir /tests/${_t%/*} 0755 0 0"
 			echo "file /tests/$_t $BUILD/guest/tests/$_t 0755 0 0"
@@ -249,6 +255,43 @@ lab_kbuild_env() {
 # kv FILE KEY: the value of KEY in a key=value file.
 kv() {
 	sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1
+}
+
+# kcidb_status VERDICT: a boot's verdict as a KCIDB status (result.json,
+# results/kcidb.json; docs/kcidb.md): "error" (QEMU never ran the guest)
+# is the harness's failure, MISS; hang and panic are the kernel's, FAIL.
+kcidb_status() {
+	case $1 in
+	pass) echo PASS ;; skip) echo SKIP ;; error) echo MISS ;; *) echo FAIL ;;
+	esac
+}
+
+# boot_change PROFILE: the profile's change across kernels, from the two
+# verdict files: "regression" (baseline passed, patched does not), "fixed"
+# (the other way), "same", "changed" (both did not pass, differently), or
+# "-" when a kernel has no verdict.
+boot_change() {
+	_a=$(kv "$RESULTS/baseline/$1/verdict" verdict)
+	_b=$(kv "$RESULTS/patched/$1/verdict" verdict)
+	if [ -z "$_a" ] || [ -z "$_b" ]; then echo "-"
+	elif [ "$_a" = "$_b" ]; then echo same
+	elif [ "$_a" = pass ]; then echo regression
+	elif [ "$_b" = pass ]; then echo fixed
+	else echo changed
+	fi
+}
+
+# series_line: what the patched tree holds, one line: "125 patches applied:
+# 105 core, 8 staging-move, 12 drivers".
+series_line() {
+	_applied="$KTREES/patched/applied"
+	if [ ! -f "$_applied" ]; then
+		echo "patched tree not made yet"
+	elif [ ! -s "$_applied" ]; then
+		echo "no patches applied: patched == baseline"
+	else
+		echo "$(wc -l <"$_applied") patches applied: $(cut -d/ -f1 "$_applied" | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }')"
+	fi
 }
 
 # verdict_failures VERDICT: what a boot failed in, read from its verdict

@@ -11,10 +11,11 @@
 #                          (results/coverage.txt or .tsv, when made)
 #   results/KERNEL/PROFILE/index.html
 #                          the page of each boot (boot-page.sh)
-# Change across kernels: "regression" (baseline passed, patched does not),
-# "fixed" (the other way), "same", or "changed" (both did not pass,
-# differently). Everything comes from each boot's verdict file (written by
-# tools/lab/verdict, the only reader of a boot's console).
+# Change across kernels (boot_change in lib.sh): "regression" (baseline
+# passed, patched does not), "fixed" (the other way), "same", or "changed"
+# (both did not pass, differently). Everything comes from each boot's
+# verdict file (written by tools/lab/verdict, the only reader of a boot's
+# console).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/html.sh"
 
@@ -22,13 +23,7 @@
 profiles=$(all_profiles)
 accel_line=$(head -n 1 "$BUILD/accel" 2>/dev/null || echo "tcg (not probed)")
 applied="$KTREES/patched/applied"
-if [ ! -f "$applied" ]; then
-	tree_line="patched tree not made yet"
-elif [ ! -s "$applied" ]; then
-	tree_line="no patches applied: patched == baseline"
-else
-	tree_line="$(wc -l <"$applied") patches applied: $(cut -d/ -f1 "$applied" | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }')"
-fi
+tree_line=$(series_line)
 
 cell() {
 	f="$RESULTS/$1/$2/verdict"
@@ -36,17 +31,6 @@ cell() {
 		printf '%s %ss' "$(kv "$f" verdict)" "$(kv "$f" wall)"
 	else
 		printf 'not run'
-	fi
-}
-
-change() {
-	a=$(kv "$RESULTS/baseline/$1/verdict" verdict)
-	b=$(kv "$RESULTS/patched/$1/verdict" verdict)
-	if [ -z "$a" ] || [ -z "$b" ]; then echo "-"
-	elif [ "$a" = "$b" ]; then echo same
-	elif [ "$a" = pass ]; then echo regression
-	elif [ "$b" = pass ]; then echo fixed
-	else echo "changed"
 	fi
 }
 
@@ -75,7 +59,7 @@ printf "$fmt" ------- -------- ------- ------ ---------
 n_pass=0 n_fail=0 n_skip=0 n_reg=0 n_fix=0
 html_rows=
 for p in $profiles; do
-	c=$(change "$p")
+	c=$(boot_change "$p")
 	l=$(lseek_cell "$p")
 	printf "$fmt" "$p" "$(cell baseline "$p")" "$(cell patched "$p")" "$c" "$l"
 	for k in baseline patched; do
