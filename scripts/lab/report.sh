@@ -19,7 +19,9 @@
 . "$(dirname "$0")/html.sh"
 
 [ -d "$RESULTS" ] || die "no results in '$RESULTS': run 'make boot' first"
+# A subsystem's boots (make boot SUBSYS=) are reported alone.
 profiles=$(all_profiles)
+[ -z "$SUBSYS" ] || profiles=$("$TOP/scripts/lab/profiles.sh") || exit 1
 accel_line=$(head -n 1 "$BUILD/accel" 2>/dev/null || echo "tcg (not probed)")
 applied="$KTREES/patched/applied"
 if [ ! -f "$applied" ]; then
@@ -29,6 +31,9 @@ elif [ ! -s "$applied" ]; then
 else
 	tree_line="$(wc -l <"$applied") patches applied: $(cut -d/ -f1 "$applied" | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }')"
 fi
+case $(cat "$KTREES/patched/selection" 2>/dev/null) in
+"--subsys "*) tree_line="$tree_line (subsystem $(sed 's/^--subsys //' "$KTREES/patched/selection") alone)" ;;
+esac
 
 cell() {
 	f="$RESULTS/$1/$2/verdict"
