@@ -27,6 +27,7 @@ email=$(git -C "$TOP" config user.email)
 lab=$(lab_git_identity && echo "$GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>")
 
 [ $# -gt 0 ] || set -- $("$here/subsys.sh" list)
+nsub=$#
 for s; do "$here/subsys.sh" patches "$s" >/dev/null || exit 1; done
 
 work="$BUILD/postings/work"
@@ -77,6 +78,9 @@ for s; do
 		(cd "$PRISTINE" && perl scripts/get_maintainer.pl --nogit --nogit-fallback \
 			--rolestats "$@") >"$dir.maint" 2>"$BUILD/logs/postings-$s.maint.log" ||
 			die "get_maintainer.pl failed for '$s'; log: $BUILD/logs/postings-$s.maint.log"
+		# No maintainer (only reviewers or lists): they are the To.
+		cc=--cc
+		grep -q '(maintainer:\|(supporter:\|(odd fixer:' "$dir.maint" || cc=--to
 		set --
 		while IFS= read -r l; do
 			# The address without its role; a role may hold parentheses.
@@ -86,7 +90,7 @@ for s; do
 			esac
 			case $l in
 			*"(maintainer:"* | *"(supporter:"* | *"(odd fixer:"*) set -- "$@" "--to=$addr" ;;
-			*) set -- "$@" "--cc=$addr" ;;
+			*) set -- "$@" "$cc=$addr" ;;
 			esac
 		done <"$dir.maint"
 		base=$(g rev-parse "HEAD~$((n - first))")
@@ -106,4 +110,4 @@ for s; do
 	total=$((total + n))
 	progress postings "$s: $n patch(es)$([ "$parts" -eq 1 ] || echo " in $parts parts")"
 done
-progress postings "$total patches of $# subsystem(s) in $out in $(elapsed "$start") s, signed by $name <$email>"
+progress postings "$total patches of $nsub subsystem(s) in $out in $(elapsed "$start") s, signed by $name <$email>"
