@@ -5,8 +5,14 @@
 #                        results/kcidb.json
 #   make check           every test; ends with "N passed, N failed"
 #   make check-host      the host tests only, no kernel build
-#   make apply SERIES=core          take one subsystem's series only
+#   make apply SERIES=core          take one series only
+#   make apply SUBSYS=media         one subsystem's patches of all three
+#                        series (patches/subsystems.tsv); make build and
+#                        make boot keep the last apply's selection
 #   make boot PROFILES=usb-hid KERNELS=patched
+#   make boot SUBSYS=media          the profiles that exercise media's
+#                        files (docs/coverage.tsv), then their report
+#   make postings        per-subsystem mail series in results/postings/
 #   make bench           build and boot figures (not tests)
 #   make staging-report  drivers/staging of the patched tree, text and JSON
 #   make fuzz-affs       mount and walk FUZZ_COUNT corrupted AFFS images
@@ -20,10 +26,14 @@ BUILD := $(TOP)/build
 RESULTS := $(TOP)/results
 export TOP BUILD RESULTS
 
-SERIES ?= core staging-move drivers
+# SERIES empty: the selection the last apply recorded (every series when
+# none is); SERIES=all takes every series. SUBSYS=NAME: one subsystem.
+SERIES ?=
+SUBSYS ?=
 KERNELS ?= baseline patched
-PROFILES ?= $(sort $(basename $(notdir $(wildcard qemu-devices/*.profile))))
-export SERIES KERNELS PROFILES
+# With SUBSYS, scripts/lab/profiles.sh chooses the profiles.
+PROFILES ?= $(if $(SUBSYS),,$(sort $(basename $(notdir $(wildcard qemu-devices/*.profile)))))
+export SERIES SUBSYS KERNELS PROFILES
 
 HOST_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -Itools
 GUEST_CFLAGS := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O2 -static -s -Itests/guest
@@ -38,10 +48,11 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
 	check check-host bench clean llseek-report regen staging-report staging-move-regen \
-	fuzz-affs coverage lava-jobs kcidb
+	fuzz-affs coverage lava-jobs kcidb postings
 
+# make alone takes every series, whatever the last apply recorded.
 all: deps
-	@$(MAKE) --no-print-directory boot
+	@$(MAKE) --no-print-directory boot $(if $(SERIES)$(SUBSYS),,SERIES=all)
 	@$(MAKE) --no-print-directory coverage
 	@$(MAKE) --no-print-directory report
 	@$(MAKE) --no-print-directory kcidb
@@ -78,7 +89,7 @@ tree:
 	@scripts/lab/tree.sh
 
 apply: tree
-	@scripts/lab/apply.sh $(SERIES)
+	@scripts/lab/apply.sh $(if $(SUBSYS),--subsys $(SUBSYS),$(SERIES))
 
 config: apply tools
 	@for k in $(KERNELS); do scripts/lab/config.sh $$k || exit 1; done
@@ -91,6 +102,12 @@ initramfs: tree guest
 
 boot: build initramfs
 	@scripts/lab/matrix.sh
+	$(if $(SUBSYS),@scripts/lab/report.sh)
+
+# One mail series per subsystem, results/postings/<subsystem>/, signed with
+# the user's git identity (docs/postings.md).
+postings: tree
+	@scripts/postings/postings.sh
 
 report: tools
 	@scripts/lab/report.sh

@@ -1,21 +1,53 @@
 #!/bin/sh
-# apply.sh [SERIES...]: make the two source trees the kernels build from.
+# apply.sh [all | SERIES... | --subsys NAME]: make the two source trees the
+# kernels build from.
 #   build/kernel/baseline/src  hard-link copy of the pristine tree
-#   build/kernel/patched/src   the same plus the named series, in the order
-#                              core, staging-move, drivers
+#   build/kernel/patched/src   the same plus the selection: the named series
+#                              (all: every one) in the order core,
+#                              staging-move, drivers, or one subsystem's
+#                              patches of all three (patches/subsystems.tsv)
+# With no argument the selection recorded in build/kernel/patched/selection
+# by the last apply is kept (so make build after make apply SERIES=core
+# builds core alone), and every series when none is recorded.
 # Each patch is dry-run first; one that does not apply stops everything with
 # one line naming series, patch, file and hunk, and the old trees are kept.
 . "$(dirname "$0")/lib.sh"
 need_tree
 
 order="core staging-move drivers"
-[ $# -gt 0 ] || set -- $order
-for s in "$@"; do
-	case " $order " in
-	*" $s "*) ;;
-	*) die "unknown series '$s' (known: $order)" ;;
-	esac
-done
+out="$KTREES/patched"
+recorded=
+if [ $# -eq 0 ] && [ -s "$out/selection" ]; then
+	set -- $(cat "$out/selection")
+	recorded=" (recorded by the last 'make apply'; 'make apply SERIES=all' takes every series)"
+fi
+[ $# -gt 0 ] && [ "$1" != all ] || set -- $order
+if [ "$1" = --subsys ]; then
+	[ $# -eq 2 ] || die "usage: apply.sh --subsys NAME (one subsystem)"
+	subsys=$2
+	sel="--subsys $subsys"
+	what="subsystem $subsys"
+	only=$("$TOP/scripts/postings/subsys.sh" patches "$subsys") || exit 1
+	set -- $order
+else
+	for s in "$@"; do
+		case " $order " in
+		*" $s "*) ;;
+		*) die "unknown series '$s' (known: $order; or all, or --subsys NAME)" ;;
+		esac
+	done
+	subsys= only=
+	sel="$*"
+	what="series $*"
+fi
+
+# selected SERIES: the patch lines of SERIES this selection takes.
+selected() {
+	series_patches "$1" | while read -r _p _opt; do
+		[ -z "$subsys" ] || printf '%s\n' "$only" | grep -qFx "$1/$_p" || continue
+		echo "$_p${_opt:+ $_opt}"
+	done
+}
 
 base="$KTREES/baseline/src"
 if [ ! -f "$base/Makefile" ]; then
@@ -27,14 +59,15 @@ fi
 # The fingerprint names exactly what the patched tree holds.
 fingerprint=$(for s in $order; do
 	case " $* " in *" $s "*) ;; *) continue ;; esac
-	echo "series $s"
-	series_patches "$s" | while read -r p; do
+	echo "series $s${subsys:+ subsystem $subsys}"
+	selected "$s" | while read -r p _; do
 		cksum <"$TOP/patches/$s/$p" 2>/dev/null || echo "missing $p"
 	done
 done)
-out="$KTREES/patched"
 if [ -f "$out/src/Makefile" ] && [ -f "$out/fingerprint" ] &&
 	[ "$fingerprint" = "$(cat "$out/fingerprint")" ]; then
+	echo "$sel" >"$out/selection"
+	progress apply "patched tree up to date: $what$recorded"
 	exit 0
 fi
 
@@ -51,7 +84,7 @@ cp -al "$PRISTINE/." "$new" || die "cannot copy the pristine tree"
 : >"$out/touched.new"
 for s in $order; do
 	case " $* " in *" $s "*) ;; *) continue ;; esac
-	series_patches "$s" >"$out/series.tmp" ||
+	selected "$s" >"$out/series.tmp" ||
 		die "cannot read 'patches/$s/series'"
 	while read -r p opt; do
 		file="$TOP/patches/$s/$p"
@@ -94,9 +127,10 @@ mv "$new" "$out/src"
 mv "$out/applied.new" "$out/applied"
 mv "$out/touched.new" "$out/touched"
 echo "$fingerprint" >"$out/fingerprint"
+echo "$sel" >"$out/selection"
 n=$(wc -l <"$out/applied")
 if [ "$n" -eq 0 ]; then
-	progress apply "no patches in series $*: patched tree == baseline"
+	progress apply "no patches in $what: patched tree == baseline$recorded"
 else
-	progress apply "$n patches from series $* applied in $(elapsed "$start") s"
+	progress apply "$n patches of $what applied in $(elapsed "$start") s$recorded"
 fi

@@ -66,7 +66,10 @@ summary() {
 }
 
 echo "== tree, kernels and initramfs"
-make -C "$TOP" --no-print-directory build initramfs KERNELS="baseline patched" ||
+# Every series, whatever the last make apply recorded (SUBSYS= clears one
+# from the environment).
+make -C "$TOP" --no-print-directory build initramfs KERNELS="baseline patched" \
+	SERIES=all SUBSYS= ||
 	count fail "build" "make build initramfs failed (see above)"
 
 echo "== touched files in allmodconfig"
@@ -91,7 +94,7 @@ echo "== host tests that need the kernels"
 host_tests kernels
 
 echo "== boots"
-if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" \
+if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" SERIES=all SUBSYS= \
 	PROFILES="$(all_profiles | tr '\n' ' ')"; then
 	for p in $(all_profiles); do
 		ended_in_finding=

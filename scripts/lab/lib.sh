@@ -290,7 +290,12 @@ series_line() {
 	elif [ ! -s "$_applied" ]; then
 		echo "no patches applied: patched == baseline"
 	else
-		echo "$(wc -l <"$_applied") patches applied: $(cut -d/ -f1 "$_applied" | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }')"
+		printf '%s' "$(wc -l <"$_applied") patches applied: $(cut -d/ -f1 "$_applied" | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }')"
+		# make apply SUBSYS= records its selection (scripts/lab/apply.sh).
+		case $(cat "$KTREES/patched/selection" 2>/dev/null) in
+		"--subsys "*) printf ' (subsystem %s alone)' "$(sed 's/^--subsys //' "$KTREES/patched/selection")" ;;
+		esac
+		echo
 	fi
 }
 

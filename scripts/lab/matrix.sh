@@ -1,11 +1,12 @@
 #!/bin/sh
-# matrix.sh: boot every profile in $PROFILES on every kernel in $KERNELS,
-# two guests at a time (one per core), after the KVM/TCG probe, the
+# matrix.sh: boot every profile in $PROFILES (profiles.sh: with SUBSYS,
+# those that exercise its files) on every kernel in $KERNELS, two guests
+# at a time (one per core), after the KVM/TCG probe, the
 # longest first.
 . "$(dirname "$0")/lib.sh"
 
 : "${KERNELS:=baseline patched}"
-: "${PROFILES:=$(all_profiles)}"
+PROFILES=$("$TOP/scripts/lab/profiles.sh") || exit 1
 check_profiles $PROFILES
 for k in $KERNELS; do
 	case $k in

@@ -20,7 +20,9 @@
 . "$(dirname "$0")/html.sh"
 
 [ -d "$RESULTS" ] || die "no results in '$RESULTS': run 'make boot' first"
+# A subsystem's boots (make boot SUBSYS=) are reported alone.
 profiles=$(all_profiles)
+[ -z "$SUBSYS" ] || profiles=$("$TOP/scripts/lab/profiles.sh") || exit 1
 accel_line=$(head -n 1 "$BUILD/accel" 2>/dev/null || echo "tcg (not probed)")
 applied="$KTREES/patched/applied"
 tree_line=$(series_line)
