@@ -15,15 +15,19 @@
 /// write "uses the position" when its loff_t * parameter or some ->f_pos
 /// appears in its body, a read_iter or write_iter when its kiocb's ->ki_pos
 /// or some ->f_pos does.  A loff_t * or kiocb handed to a function of the
-/// same file counts when that function uses its own, handed to any other
-/// function it counts as used.  Functions defined elsewhere are "ext",
-/// except the few library functions of the table in the initialize rule.
+/// same file counts when that function uses its own position (the
+/// parameter may be anywhere in either list), handed to any other function
+/// it counts as used.  A struct file * handed to a function of the same
+/// file counts when that function uses the position (a helper moving
+/// file->f_pos); handed to any other function it does not.  Functions
+/// defined elsewhere are "ext", except the few library functions of the
+/// table in the initialize rule.
 //
 // Confidence: Moderate
-//   The position facts are syntactic: a helper that reads file->f_pos
-//   through its struct file is not seen, and an open that makes the file
-//   unseekable on one branch only counts as doing it.  Every class but
-//   no_llseek is a proposal for review.
+//   The position facts are syntactic: a struct file * handed to a function
+//   of another file, or reached as iocb->ki_filp, is not followed, and an
+//   open that makes the file unseekable on one branch only counts as doing
+//   it.  Every class but no_llseek is a proposal for review.
 // Keywords: llseek, no_llseek, noop_llseek, default_llseek, seq_lseek,
 //   nonseekable_open, stream_open
 // Options: --no-includes --include-headers
@@ -52,7 +56,8 @@ PROC = {"proc_lseek": "llseek", "proc_open": "open", "proc_read": "read",
 
 defined = set()		# (file, function) of every function defined here
 params = {}		# (file, function) -> names of its position parameters
-occurrences = set()	# (file, function, parameter or "->f_pos", line, column)
+files = {}		# (file, function) -> names of its struct file * parameters
+occurrences = {}	# (file, function, parameter or "->f_pos") -> (line, column)s
 arguments = set()	# (file, line, column) of a parameter handed to a call
 passes = {}		# (file, function, parameter) -> functions it is handed to
 calls = {}		# file -> set of (caller, callee)
@@ -63,28 +68,47 @@ def add_member(key, fld, value):
 	fld = PROC.get(fld, fld)
 	members.setdefault(key, {}).setdefault(fld, set()).add(value)
 
+def add_occurrence(q, name):
+	key = (q[0].file, q[0].current_element, name)
+	occurrences.setdefault(key, set()).add((q[0].line, q[0].column))
+
 def add_pass(q, name, g):
 	arguments.add((q[0].file, q[0].line, q[0].column))
 	key = (q[0].file, q[0].current_element, name)
 	passes.setdefault(key, set()).add(g)
 
 def used_directly(file, f, name):
-	return any(o[:3] == (file, f, name) and
-		   (file, o[3], o[4]) not in arguments for o in occurrences)
+	return any((file, line, column) not in arguments
+		   for (line, column) in occurrences.get((file, f, name), ()))
 
-# uses_pos(FILE, F): F, defined in FILE, uses the file position.
-def uses_pos(file, f, seen=()):
-	if used_directly(file, f, "->f_pos"):
-		return True
-	for name in params.get((file, f), ()):
-		if used_directly(file, f, name):
+# uses_pos(FILE, F): F, defined in FILE, uses the file position: itself
+# (some ->f_pos, its loff_t * or its kiocb's ->ki_pos), by handing a
+# position parameter to a function defined elsewhere (unless LIBRARY_POS
+# says no), or by handing a position parameter or its struct file * to a
+# function of FILE that uses the position.  A struct file * handed to a
+# function defined elsewhere does not count: nearly every one takes it.
+# A search over the calls of FILE, each function visited once.
+def uses_pos(file, f):
+	todo, seen = [f], {f}
+	while todo:
+		f = todo.pop()
+		if used_directly(file, f, "->f_pos"):
 			return True
-		for g in passes.get((file, f, name), ()):
-			if (file, g) not in defined:
-				if LIBRARY_POS.get(g) != "no":
-					return True
-			elif g not in seen and uses_pos(file, g, seen + (f,)):
+		helpers = set()
+		for name in params.get((file, f), ()):
+			if used_directly(file, f, name):
 				return True
+			for g in passes.get((file, f, name), ()):
+				if (file, g) in defined:
+					helpers.add(g)
+				elif LIBRARY_POS.get(g) != "no":
+					return True
+		for name in files.get((file, f), ()):
+			for g in passes.get((file, f, name), ()):
+				if (file, g) in defined:
+					helpers.add(g)
+		todo += [g for g in helpers if g not in seen]
+		seen |= helpers
 	return False
 
 def value(m, fld):
@@ -197,7 +221,7 @@ type T;
 position p;
 typedef loff_t;
 @@
-T f@p(..., loff_t *ppos) { ... }
+T f@p(..., loff_t *ppos, ...) { ... }
 
 @script:python depends on report@
 f << ppos_param.f;
@@ -211,7 +235,7 @@ identifier f, iocb;
 type T;
 position p;
 @@
-T f@p(struct kiocb *iocb, ...) { ... }
+T f@p(..., struct kiocb *iocb, ...) { ... }
 
 @script:python depends on report@
 f << iocb_param.f;
@@ -219,6 +243,22 @@ iocb << iocb_param.iocb;
 p << iocb_param.p;
 @@
 params.setdefault((p[0].file, f), set()).add(iocb)
+
+// A struct file * parameter: handed to a function of the same file that
+// uses the position (a helper moving file->f_pos), it counts as a use.
+@file_param depends on report@
+identifier f, filp;
+type T;
+position p;
+@@
+T f@p(..., struct file *filp, ...) { ... }
+
+@script:python depends on report@
+f << file_param.f;
+filp << file_param.filp;
+p << file_param.p;
+@@
+files.setdefault((p[0].file, f), set()).add(filp)
 
 // Uses of a position parameter: the loff_t * itself, the kiocb's ->ki_pos,
 // and some ->f_pos.  A parameter handed to a function defined in this file
@@ -234,8 +274,7 @@ ppos@q
 ppos << ppos_param.ppos;
 q << ppos_use.q;
 @@
-occurrences.add((q[0].file, q[0].current_element, ppos,
-		 q[0].line, q[0].column))
+add_occurrence(q, ppos)
 
 @ppos_pass depends on report@
 identifier ppos_param.ppos;
@@ -261,8 +300,7 @@ iocb@q->ki_pos
 iocb << iocb_param.iocb;
 q << iocb_use.q;
 @@
-occurrences.add((q[0].file, q[0].current_element, iocb,
-		 q[0].line, q[0].column))
+add_occurrence(q, iocb)
 
 @iocb_pass depends on report@
 identifier iocb_param.iocb;
@@ -278,6 +316,21 @@ q << iocb_pass.q;
 @@
 add_pass(q, iocb, g)
 
+@file_pass depends on report@
+identifier file_param.filp;
+identifier g;
+position q;
+@@
+g(..., filp@q, ...)
+
+@script:python depends on report@
+filp << file_param.filp;
+g << file_pass.g;
+q << file_pass.q;
+@@
+key = (q[0].file, q[0].current_element, filp)
+passes.setdefault(key, set()).add(g)
+
 @f_pos_use depends on report@
 expression E;
 position q;
@@ -287,8 +340,7 @@ E->f_pos@q
 @script:python depends on report@
 q << f_pos_use.q;
 @@
-occurrences.add((q[0].file, q[0].current_element, "->f_pos",
-		 q[0].line, q[0].column))
+add_occurrence(q, "->f_pos")
 
 // Calls, for open functions that make the file unseekable through helpers
 // of the same file (transitively).
