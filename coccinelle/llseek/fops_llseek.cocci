@@ -42,7 +42,7 @@ LIBRARY_POS = {
 	"seq_read": "yes", "seq_read_iter": "yes",
 	"simple_attr_read": "yes", "simple_attr_write": "yes",
 	"debugfs_attr_read": "yes", "debugfs_attr_write": "yes",
-	"debugfs_attr_write_signed": "yes",
+	"simple_attr_write_signed": "yes", "debugfs_attr_write_signed": "yes",
 	"generic_file_read_iter": "yes", "generic_file_write_iter": "yes",
 	"generic_read_dir": "no",
 }
@@ -53,6 +53,64 @@ OTHER_POS = ("iterate", "iterate_shared", "splice_read", "splice_write")
 # proc_ops members, as the file_operations member they stand for.
 PROC = {"proc_lseek": "llseek", "proc_open": "open", "proc_read": "read",
 	"proc_write": "write", "proc_read_iter": "read_iter"}
+
+# Macros of 6.1's headers whose #define body holds a whole initialiser
+# (Coccinelle does not read #define bodies): the definition, the kind and
+# name of what a use defines, its members and whether its open makes the
+# file unseekable, all read off the definition.  "{0}" is the macro's
+# first argument.  A use gets a row of class "macro" whose action gives
+# the class of the definition's initialiser: whatever it asks for is done
+# once, in the header, not at each use.
+#   DEFINE_SHOW_ATTRIBUTE, DEFINE_SEQ_ATTRIBUTE (include/linux/seq_file.h):
+#     seq_read with seq_lseek, open single_open() / seq_open(): consistent.
+#   DEFINE_PROC_SHOW_ATTRIBUTE (same header): the proc_ops form of it.
+#   DEFINE_SIMPLE_ATTRIBUTE[_SIGNED] (include/linux/fs.h, through
+#     DEFINE_SIMPLE_ATTRIBUTE_XSIGNED): open is simple_attr_open(), which
+#     ends with nonseekable_open(), yet .llseek = generic_file_llseek:
+#     nonseekable-but-llseek-set, dead code in the definition.
+#   DEFINE_DEBUGFS_ATTRIBUTE[_SIGNED] (include/linux/debugfs.h, through
+#     DEFINE_DEBUGFS_ATTRIBUTE_XSIGNED): simple_attr_open() too, and
+#     .llseek = no_llseek, which the no_llseek removal drops from the
+#     definition as text.
+#   DEFINE_DRM_GEM_FOPS (include/drm/drm_gem.h, through DRM_GEM_FOPS) and
+#     DEFINE_DRM_GEM_DMA_FOPS (include/drm/drm_gem_dma_helper.h): drm_open,
+#     drm_read (an event queue, defined elsewhere) and noop_llseek.
+def simple_attr(header, definition, llseek, read, write):
+	return (header, definition, "file_operations", "{0}",
+		{"open": "{0}_open", "read": read, "write": write,
+		 "llseek": llseek}, "yes")
+def seq_show(definition, kind, name):
+	return ("include/linux/seq_file.h", definition, kind, name,
+		{"open": "{0}_open", "read": "seq_read", "llseek": "seq_lseek"},
+		"no")
+def drm_gem(header, definition):
+	return (header, definition, "file_operations", "{0}",
+		{"open": "drm_open", "read": "drm_read", "llseek": "noop_llseek"},
+		"ext")
+MACROS = {
+	"DEFINE_SHOW_ATTRIBUTE": seq_show("DEFINE_SHOW_ATTRIBUTE",
+		"file_operations", "{0}_fops"),
+	"DEFINE_SEQ_ATTRIBUTE": seq_show("DEFINE_SEQ_ATTRIBUTE",
+		"file_operations", "{0}_fops"),
+	"DEFINE_PROC_SHOW_ATTRIBUTE": seq_show("DEFINE_PROC_SHOW_ATTRIBUTE",
+		"proc_ops", "{0}_proc_ops"),
+	"DEFINE_SIMPLE_ATTRIBUTE": simple_attr("include/linux/fs.h",
+		"DEFINE_SIMPLE_ATTRIBUTE_XSIGNED", "generic_file_llseek",
+		"simple_attr_read", "simple_attr_write"),
+	"DEFINE_SIMPLE_ATTRIBUTE_SIGNED": simple_attr("include/linux/fs.h",
+		"DEFINE_SIMPLE_ATTRIBUTE_XSIGNED", "generic_file_llseek",
+		"simple_attr_read", "simple_attr_write_signed"),
+	"DEFINE_DEBUGFS_ATTRIBUTE": simple_attr("include/linux/debugfs.h",
+		"DEFINE_DEBUGFS_ATTRIBUTE_XSIGNED", "no_llseek",
+		"debugfs_attr_read", "debugfs_attr_write"),
+	"DEFINE_DEBUGFS_ATTRIBUTE_SIGNED": simple_attr("include/linux/debugfs.h",
+		"DEFINE_DEBUGFS_ATTRIBUTE_XSIGNED", "no_llseek",
+		"debugfs_attr_read", "debugfs_attr_write_signed"),
+	"DEFINE_DRM_GEM_FOPS": drm_gem("include/drm/drm_gem.h",
+		"DRM_GEM_FOPS"),
+	"DEFINE_DRM_GEM_DMA_FOPS": drm_gem("include/drm/drm_gem_dma_helper.h",
+		"DEFINE_DRM_GEM_DMA_FOPS"),
+}
 
 defined = set()		# (file, function) of every function defined here
 params = {}		# (file, function) -> names of its position parameters
@@ -181,10 +239,10 @@ def classify(ll, nso, rw, seq, other):
 		return ("unset", "none: lseek fails with ESPIPE")
 	return ("consistent", "none")
 
-def emit(file, line, name, kind, m):
+def emit(file, line, name, kind, m, macro=None):
 	ll = value(m, "llseek")
 	op = value(m, "open")
-	nso = unseekable_of(file, op)
+	nso = macro[5] if macro else unseekable_of(file, op)
 	cols = [file, str(line), name, kind, ll, op, nso]
 	rw = []
 	for fld in ("read", "write", "read_iter", "write_iter"):
@@ -195,8 +253,18 @@ def emit(file, line, name, kind, m):
 		value(m, "read_iter") == "seq_read_iter" else "no"
 	other = [o for o in OTHER_POS if o in m]
 	cls, action = classify(ll, nso, rw, seq, other)
+	if macro:
+		action = "none at the use; %s of %s is %s: %s" % (
+			macro[1], macro[0], cls, action)
+		cls = "macro"
 	cols += [seq, ",".join(other) or "-", cls, action]
 	print("\t".join(cols), flush=True)
+
+# emit_macro(FILE, LINE, MACRO, ARG): the row of a use of MACRO of MACROS.
+def emit_macro(file, line, macro, arg):
+	d = MACROS[macro]
+	m = dict((fld, set([v.format(arg)])) for (fld, v) in d[4].items())
+	emit(file, line, d[3].format(arg), d[2], m, d)
 
 // Every function defined here, and its position parameters: the columns
 // tell "no" (defined here) from "ext" (defined elsewhere).  The uses are
@@ -446,3 +514,20 @@ p << fops_elem.p;
 key = (p[0].file, fn, p[0].line_end)
 if key in members:
 	emit(p[0].file, p[0].line, fn + "[]", "file_operations", members[key])
+
+// Uses of the macros of MACROS, as declarations at the top level.
+@macro_use depends on report@
+declarer d;
+identifier x;
+expression list es;
+position p;
+@@
+d@p(x, es);
+
+@script:python depends on report@
+d << macro_use.d;
+x << macro_use.x;
+p << macro_use.p;
+@@
+if d in MACROS:
+	emit_macro(p[0].file, p[0].line, d, x)
