@@ -19,7 +19,9 @@
 /// parameter may be anywhere in either list), handed to any other function
 /// it counts as used.  A struct file * handed to a function of the same
 /// file counts when that function uses the position (a helper moving
-/// file->f_pos); handed to any other function it does not.  Functions
+/// file->f_pos); handed to any other function it does not.  A call
+/// through a parameter (a function pointer) stands for the functions of
+/// the file handed to that function as arguments.  Functions
 /// defined elsewhere are "ext", except the few library functions of the
 /// table in the initialize rule.
 //
@@ -115,6 +117,8 @@ MACROS = {
 defined = set()		# (file, function) of every function defined here
 params = {}		# (file, function) -> names of its position parameters
 files = {}		# (file, function) -> names of its struct file * parameters
+formals = {}		# (file, function) -> names of all its parameters
+handed = {}		# (file, function) -> functions of the file handed to it
 occurrences = {}	# (file, function, parameter or "->f_pos") -> (line, column)s
 arguments = set()	# (file, line, column) of a parameter handed to a call
 passes = {}		# (file, function, parameter) -> functions it is handed to
@@ -145,6 +149,9 @@ def used_directly(file, f, name):
 # says no), or by handing a position parameter or its struct file * to a
 # function of FILE that uses the position.  A struct file * handed to a
 # function defined elsewhere does not count: nearly every one takes it.
+# A call through a parameter of F (a function pointer, as gpiolib-cdev's
+# call_read_locked(..., func)) stands for every function of FILE handed
+# to F in FILE; with none, a position handed that way counts as used.
 # A search over the calls of FILE, each function visited once.
 def uses_pos(file, f):
 	todo, seen = [f], {f}
@@ -153,18 +160,23 @@ def uses_pos(file, f):
 		if used_directly(file, f, "->f_pos"):
 			return True
 		helpers = set()
+		pointers = formals.get((file, f), set())
 		for name in params.get((file, f), ()):
 			if used_directly(file, f, name):
 				return True
 			for g in passes.get((file, f, name), ()):
 				if (file, g) in defined:
 					helpers.add(g)
+				elif g in pointers and handed.get((file, f)):
+					helpers |= handed[(file, f)]
 				elif LIBRARY_POS.get(g) != "no":
 					return True
 		for name in files.get((file, f), ()):
 			for g in passes.get((file, f, name), ()):
 				if (file, g) in defined:
 					helpers.add(g)
+				elif g in pointers:
+					helpers |= handed.get((file, f), set())
 		todo += [g for g in helpers if g not in seen]
 		seen |= helpers
 	return False
@@ -327,6 +339,36 @@ filp << file_param.filp;
 p << file_param.p;
 @@
 files.setdefault((p[0].file, f), set()).add(filp)
+
+// Every parameter, and every function of the file handed to a function as
+// an argument: a call through a parameter is a call of those.
+@formal depends on report@
+identifier f, x;
+type T, T2;
+position p;
+@@
+T f@p(..., T2 x, ...) { ... }
+
+@script:python depends on report@
+f << formal.f;
+x << formal.x;
+p << formal.p;
+@@
+formals.setdefault((p[0].file, f), set()).add(x)
+
+@fn_arg depends on report@
+identifier g, h;
+position q;
+@@
+g(..., h@q, ...)
+
+@script:python depends on report@
+g << fn_arg.g;
+h << fn_arg.h;
+q << fn_arg.q;
+@@
+if (q[0].file, h) in defined:
+	handed.setdefault((q[0].file, g), set()).add(h)
 
 // Uses of a position parameter: the loff_t * itself, the kiocb's ->ki_pos,
 // and some ->f_pos.  A parameter handed to a function defined in this file

@@ -165,3 +165,65 @@ static const struct file_operations ignoring_fops = {
 	.write = ignoring_write,
 	.llseek = default_llseek,
 };
+
+/*
+ * The position handed through a function pointer parameter, as
+ * gpiolib-cdev's call_read_locked(): the call stands for the functions of
+ * the file handed to the wrapper.  Here they ignore the position, so
+ * noop_llseek is consistent...
+ */
+typedef ssize_t (*read_fn)(struct file *, char __user *, size_t, loff_t *);
+
+static ssize_t call_locked(struct file *file, char __user *buf, size_t count,
+			   loff_t *ppos, struct mutex *lock, read_fn func)
+{
+	ssize_t ret;
+
+	mutex_lock(lock);
+	ret = func(file, buf, count, ppos);
+	mutex_unlock(lock);
+	return ret;
+}
+
+static ssize_t queue_read_unlocked(struct file *file, char __user *buf,
+				   size_t count, loff_t *ppos)
+{
+	return count;
+}
+
+static ssize_t queue_read(struct file *file, char __user *buf, size_t count,
+			  loff_t *ppos)
+{
+	return call_locked(file, buf, count, ppos, file->private_data,
+			   queue_read_unlocked);
+}
+
+static const struct file_operations queue_fops = {
+	.read = queue_read,
+	.llseek = noop_llseek,
+};
+
+/* ...and when one of them uses it, the wrapper does. */
+static ssize_t text_read_unlocked(struct file *file, char __user *buf,
+				  size_t count, loff_t *ppos)
+{
+	return simple_read_from_buffer(buf, count, ppos, "text\n", 5);
+}
+
+static ssize_t call_raw(struct file *file, loff_t *ppos,
+			ssize_t (*func)(struct file *, char __user *, size_t,
+					loff_t *))
+{
+	return func(file, NULL, 0, ppos);
+}
+
+static ssize_t text_read(struct file *file, char __user *buf, size_t count,
+			 loff_t *ppos)
+{
+	return call_raw(file, ppos, text_read_unlocked);
+}
+
+static const struct file_operations text_fops = {
+	.read = text_read,
+	.llseek = noop_llseek,
+};
