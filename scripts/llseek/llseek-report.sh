@@ -146,13 +146,15 @@ awk -F'\t' -v OFS='\t' '
 
 rows=$(($(wc -l <"$LLSEEK_OUT/report.tsv") - 1))
 elems=$(awk -F'\t' 'NR > 1 && $3 ~ /\[\]$/' "$LLSEEK_OUT/report.tsv" | wc -l)
+uses=$(awk -F'\t' 'NR > 1 && $18 == "macro"' "$LLSEEK_OUT/report.tsv" | wc -l)
 count() { # count FORM [IN_REPORT]: cross-check rows of that form
 	awk -F'\t' -v f="$1" -v r="$2" \
 		'NR > 1 && $5 == f && (r == "" || $6 == r)' \
 		"$LLSEEK_OUT/crosscheck.tsv" | wc -l
 }
-echo "llseek report: $rows rows ($((rows - elems)) initialisers," \
-	"$elems array elements) from $nfiles files in $spatch_time s"
+echo "llseek report: $rows rows ($((rows - elems - uses)) initialisers," \
+	"$elems array elements, $uses macro uses) from $nfiles files in" \
+	"$spatch_time s"
 awk -F'\t' 'NR > 1 { n[$18]++ }
 	END { for (c in n) printf "  %-28s %5d\n", c, n[c] }' \
 	"$LLSEEK_OUT/report.tsv" | LC_ALL=C sort
