@@ -15,15 +15,21 @@
 /// write "uses the position" when its loff_t * parameter or some ->f_pos
 /// appears in its body, a read_iter or write_iter when its kiocb's ->ki_pos
 /// or some ->f_pos does.  A loff_t * or kiocb handed to a function of the
-/// same file counts when that function uses its own, handed to any other
-/// function it counts as used.  Functions defined elsewhere are "ext",
-/// except the few library functions of the table in the initialize rule.
+/// same file counts when that function uses its own position (the
+/// parameter may be anywhere in either list), handed to any other function
+/// it counts as used.  A struct file * handed to a function of the same
+/// file counts when that function uses the position (a helper moving
+/// file->f_pos); handed to any other function it does not.  A call
+/// through a parameter (a function pointer) stands for the functions of
+/// the file handed to that function as arguments.  Functions
+/// defined elsewhere are "ext", except the few library functions of the
+/// table in the initialize rule.
 //
 // Confidence: Moderate
-//   The position facts are syntactic: a helper that reads file->f_pos
-//   through its struct file is not seen, and an open that makes the file
-//   unseekable on one branch only counts as doing it.  Every class but
-//   no_llseek is a proposal for review.
+//   The position facts are syntactic: a struct file * handed to a function
+//   of another file, or reached as iocb->ki_filp, is not followed, and an
+//   open that makes the file unseekable on one branch only counts as doing
+//   it.  Every class but no_llseek is a proposal for review.
 // Keywords: llseek, no_llseek, noop_llseek, default_llseek, seq_lseek,
 //   nonseekable_open, stream_open
 // Options: --no-includes --include-headers
@@ -38,7 +44,7 @@ LIBRARY_POS = {
 	"seq_read": "yes", "seq_read_iter": "yes",
 	"simple_attr_read": "yes", "simple_attr_write": "yes",
 	"debugfs_attr_read": "yes", "debugfs_attr_write": "yes",
-	"debugfs_attr_write_signed": "yes",
+	"simple_attr_write_signed": "yes", "debugfs_attr_write_signed": "yes",
 	"generic_file_read_iter": "yes", "generic_file_write_iter": "yes",
 	"generic_read_dir": "no",
 }
@@ -50,9 +56,70 @@ OTHER_POS = ("iterate", "iterate_shared", "splice_read", "splice_write")
 PROC = {"proc_lseek": "llseek", "proc_open": "open", "proc_read": "read",
 	"proc_write": "write", "proc_read_iter": "read_iter"}
 
+# Macros of 6.1's headers whose #define body holds a whole initialiser
+# (Coccinelle does not read #define bodies): the definition, the kind and
+# name of what a use defines, its members and whether its open makes the
+# file unseekable, all read off the definition.  "{0}" is the macro's
+# first argument.  A use gets a row of class "macro" whose action gives
+# the class of the definition's initialiser: whatever it asks for is done
+# once, in the header, not at each use.
+#   DEFINE_SHOW_ATTRIBUTE, DEFINE_SEQ_ATTRIBUTE (include/linux/seq_file.h):
+#     seq_read with seq_lseek, open single_open() / seq_open(): consistent.
+#   DEFINE_PROC_SHOW_ATTRIBUTE (same header): the proc_ops form of it.
+#   DEFINE_SIMPLE_ATTRIBUTE[_SIGNED] (include/linux/fs.h, through
+#     DEFINE_SIMPLE_ATTRIBUTE_XSIGNED): open is simple_attr_open(), which
+#     ends with nonseekable_open(), yet .llseek = generic_file_llseek:
+#     nonseekable-but-llseek-set, dead code in the definition.
+#   DEFINE_DEBUGFS_ATTRIBUTE[_SIGNED] (include/linux/debugfs.h, through
+#     DEFINE_DEBUGFS_ATTRIBUTE_XSIGNED): simple_attr_open() too, and
+#     .llseek = no_llseek, which the no_llseek removal drops from the
+#     definition as text.
+#   DEFINE_DRM_GEM_FOPS (include/drm/drm_gem.h, through DRM_GEM_FOPS) and
+#     DEFINE_DRM_GEM_DMA_FOPS (include/drm/drm_gem_dma_helper.h): drm_open,
+#     drm_read (an event queue, defined elsewhere) and noop_llseek.
+def simple_attr(header, definition, llseek, read, write):
+	return (header, definition, "file_operations", "{0}",
+		{"open": "{0}_open", "read": read, "write": write,
+		 "llseek": llseek}, "yes")
+def seq_show(definition, kind, name):
+	return ("include/linux/seq_file.h", definition, kind, name,
+		{"open": "{0}_open", "read": "seq_read", "llseek": "seq_lseek"},
+		"no")
+def drm_gem(header, definition):
+	return (header, definition, "file_operations", "{0}",
+		{"open": "drm_open", "read": "drm_read", "llseek": "noop_llseek"},
+		"ext")
+MACROS = {
+	"DEFINE_SHOW_ATTRIBUTE": seq_show("DEFINE_SHOW_ATTRIBUTE",
+		"file_operations", "{0}_fops"),
+	"DEFINE_SEQ_ATTRIBUTE": seq_show("DEFINE_SEQ_ATTRIBUTE",
+		"file_operations", "{0}_fops"),
+	"DEFINE_PROC_SHOW_ATTRIBUTE": seq_show("DEFINE_PROC_SHOW_ATTRIBUTE",
+		"proc_ops", "{0}_proc_ops"),
+	"DEFINE_SIMPLE_ATTRIBUTE": simple_attr("include/linux/fs.h",
+		"DEFINE_SIMPLE_ATTRIBUTE_XSIGNED", "generic_file_llseek",
+		"simple_attr_read", "simple_attr_write"),
+	"DEFINE_SIMPLE_ATTRIBUTE_SIGNED": simple_attr("include/linux/fs.h",
+		"DEFINE_SIMPLE_ATTRIBUTE_XSIGNED", "generic_file_llseek",
+		"simple_attr_read", "simple_attr_write_signed"),
+	"DEFINE_DEBUGFS_ATTRIBUTE": simple_attr("include/linux/debugfs.h",
+		"DEFINE_DEBUGFS_ATTRIBUTE_XSIGNED", "no_llseek",
+		"debugfs_attr_read", "debugfs_attr_write"),
+	"DEFINE_DEBUGFS_ATTRIBUTE_SIGNED": simple_attr("include/linux/debugfs.h",
+		"DEFINE_DEBUGFS_ATTRIBUTE_XSIGNED", "no_llseek",
+		"debugfs_attr_read", "debugfs_attr_write_signed"),
+	"DEFINE_DRM_GEM_FOPS": drm_gem("include/drm/drm_gem.h",
+		"DRM_GEM_FOPS"),
+	"DEFINE_DRM_GEM_DMA_FOPS": drm_gem("include/drm/drm_gem_dma_helper.h",
+		"DEFINE_DRM_GEM_DMA_FOPS"),
+}
+
 defined = set()		# (file, function) of every function defined here
 params = {}		# (file, function) -> names of its position parameters
-occurrences = set()	# (file, function, parameter or "->f_pos", line, column)
+files = {}		# (file, function) -> names of its struct file * parameters
+formals = {}		# (file, function) -> names of all its parameters
+handed = {}		# (file, function) -> functions of the file handed to it
+occurrences = {}	# (file, function, parameter or "->f_pos") -> (line, column)s
 arguments = set()	# (file, line, column) of a parameter handed to a call
 passes = {}		# (file, function, parameter) -> functions it is handed to
 calls = {}		# file -> set of (caller, callee)
@@ -63,28 +130,55 @@ def add_member(key, fld, value):
 	fld = PROC.get(fld, fld)
 	members.setdefault(key, {}).setdefault(fld, set()).add(value)
 
+def add_occurrence(q, name):
+	key = (q[0].file, q[0].current_element, name)
+	occurrences.setdefault(key, set()).add((q[0].line, q[0].column))
+
 def add_pass(q, name, g):
 	arguments.add((q[0].file, q[0].line, q[0].column))
 	key = (q[0].file, q[0].current_element, name)
 	passes.setdefault(key, set()).add(g)
 
 def used_directly(file, f, name):
-	return any(o[:3] == (file, f, name) and
-		   (file, o[3], o[4]) not in arguments for o in occurrences)
+	return any((file, line, column) not in arguments
+		   for (line, column) in occurrences.get((file, f, name), ()))
 
-# uses_pos(FILE, F): F, defined in FILE, uses the file position.
-def uses_pos(file, f, seen=()):
-	if used_directly(file, f, "->f_pos"):
-		return True
-	for name in params.get((file, f), ()):
-		if used_directly(file, f, name):
+# uses_pos(FILE, F): F, defined in FILE, uses the file position: itself
+# (some ->f_pos, its loff_t * or its kiocb's ->ki_pos), by handing a
+# position parameter to a function defined elsewhere (unless LIBRARY_POS
+# says no), or by handing a position parameter or its struct file * to a
+# function of FILE that uses the position.  A struct file * handed to a
+# function defined elsewhere does not count: nearly every one takes it.
+# A call through a parameter of F (a function pointer, as gpiolib-cdev's
+# call_read_locked(..., func)) stands for every function of FILE handed
+# to F in FILE; with none, a position handed that way counts as used.
+# A search over the calls of FILE, each function visited once.
+def uses_pos(file, f):
+	todo, seen = [f], {f}
+	while todo:
+		f = todo.pop()
+		if used_directly(file, f, "->f_pos"):
 			return True
-		for g in passes.get((file, f, name), ()):
-			if (file, g) not in defined:
-				if LIBRARY_POS.get(g) != "no":
-					return True
-			elif g not in seen and uses_pos(file, g, seen + (f,)):
+		helpers = set()
+		pointers = formals.get((file, f), set())
+		for name in params.get((file, f), ()):
+			if used_directly(file, f, name):
 				return True
+			for g in passes.get((file, f, name), ()):
+				if (file, g) in defined:
+					helpers.add(g)
+				elif g in pointers and handed.get((file, f)):
+					helpers |= handed[(file, f)]
+				elif LIBRARY_POS.get(g) != "no":
+					return True
+		for name in files.get((file, f), ()):
+			for g in passes.get((file, f, name), ()):
+				if (file, g) in defined:
+					helpers.add(g)
+				elif g in pointers:
+					helpers |= handed.get((file, f), set())
+		todo += [g for g in helpers if g not in seen]
+		seen |= helpers
 	return False
 
 def value(m, fld):
@@ -157,10 +251,10 @@ def classify(ll, nso, rw, seq, other):
 		return ("unset", "none: lseek fails with ESPIPE")
 	return ("consistent", "none")
 
-def emit(file, line, name, kind, m):
+def emit(file, line, name, kind, m, macro=None):
 	ll = value(m, "llseek")
 	op = value(m, "open")
-	nso = unseekable_of(file, op)
+	nso = macro[5] if macro else unseekable_of(file, op)
 	cols = [file, str(line), name, kind, ll, op, nso]
 	rw = []
 	for fld in ("read", "write", "read_iter", "write_iter"):
@@ -171,8 +265,18 @@ def emit(file, line, name, kind, m):
 		value(m, "read_iter") == "seq_read_iter" else "no"
 	other = [o for o in OTHER_POS if o in m]
 	cls, action = classify(ll, nso, rw, seq, other)
+	if macro:
+		action = "none at the use; %s of %s is %s: %s" % (
+			macro[1], macro[0], cls, action)
+		cls = "macro"
 	cols += [seq, ",".join(other) or "-", cls, action]
 	print("\t".join(cols), flush=True)
+
+# emit_macro(FILE, LINE, MACRO, ARG): the row of a use of MACRO of MACROS.
+def emit_macro(file, line, macro, arg):
+	d = MACROS[macro]
+	m = dict((fld, set([v.format(arg)])) for (fld, v) in d[4].items())
+	emit(file, line, d[3].format(arg), d[2], m, d)
 
 // Every function defined here, and its position parameters: the columns
 // tell "no" (defined here) from "ext" (defined elsewhere).  The uses are
@@ -197,7 +301,7 @@ type T;
 position p;
 typedef loff_t;
 @@
-T f@p(..., loff_t *ppos) { ... }
+T f@p(..., loff_t *ppos, ...) { ... }
 
 @script:python depends on report@
 f << ppos_param.f;
@@ -211,7 +315,7 @@ identifier f, iocb;
 type T;
 position p;
 @@
-T f@p(struct kiocb *iocb, ...) { ... }
+T f@p(..., struct kiocb *iocb, ...) { ... }
 
 @script:python depends on report@
 f << iocb_param.f;
@@ -219,6 +323,52 @@ iocb << iocb_param.iocb;
 p << iocb_param.p;
 @@
 params.setdefault((p[0].file, f), set()).add(iocb)
+
+// A struct file * parameter: handed to a function of the same file that
+// uses the position (a helper moving file->f_pos), it counts as a use.
+@file_param depends on report@
+identifier f, filp;
+type T;
+position p;
+@@
+T f@p(..., struct file *filp, ...) { ... }
+
+@script:python depends on report@
+f << file_param.f;
+filp << file_param.filp;
+p << file_param.p;
+@@
+files.setdefault((p[0].file, f), set()).add(filp)
+
+// Every parameter, and every function of the file handed to a function as
+// an argument: a call through a parameter is a call of those.
+@formal depends on report@
+identifier f, x;
+type T, T2;
+position p;
+@@
+T f@p(..., T2 x, ...) { ... }
+
+@script:python depends on report@
+f << formal.f;
+x << formal.x;
+p << formal.p;
+@@
+formals.setdefault((p[0].file, f), set()).add(x)
+
+@fn_arg depends on report@
+identifier g, h;
+position q;
+@@
+g(..., h@q, ...)
+
+@script:python depends on report@
+g << fn_arg.g;
+h << fn_arg.h;
+q << fn_arg.q;
+@@
+if (q[0].file, h) in defined:
+	handed.setdefault((q[0].file, g), set()).add(h)
 
 // Uses of a position parameter: the loff_t * itself, the kiocb's ->ki_pos,
 // and some ->f_pos.  A parameter handed to a function defined in this file
@@ -234,8 +384,7 @@ ppos@q
 ppos << ppos_param.ppos;
 q << ppos_use.q;
 @@
-occurrences.add((q[0].file, q[0].current_element, ppos,
-		 q[0].line, q[0].column))
+add_occurrence(q, ppos)
 
 @ppos_pass depends on report@
 identifier ppos_param.ppos;
@@ -261,8 +410,7 @@ iocb@q->ki_pos
 iocb << iocb_param.iocb;
 q << iocb_use.q;
 @@
-occurrences.add((q[0].file, q[0].current_element, iocb,
-		 q[0].line, q[0].column))
+add_occurrence(q, iocb)
 
 @iocb_pass depends on report@
 identifier iocb_param.iocb;
@@ -278,6 +426,21 @@ q << iocb_pass.q;
 @@
 add_pass(q, iocb, g)
 
+@file_pass depends on report@
+identifier file_param.filp;
+identifier g;
+position q;
+@@
+g(..., filp@q, ...)
+
+@script:python depends on report@
+filp << file_param.filp;
+g << file_pass.g;
+q << file_pass.q;
+@@
+key = (q[0].file, q[0].current_element, filp)
+passes.setdefault(key, set()).add(g)
+
 @f_pos_use depends on report@
 expression E;
 position q;
@@ -287,8 +450,7 @@ E->f_pos@q
 @script:python depends on report@
 q << f_pos_use.q;
 @@
-occurrences.add((q[0].file, q[0].current_element, "->f_pos",
-		 q[0].line, q[0].column))
+add_occurrence(q, "->f_pos")
 
 // Calls, for open functions that make the file unseekable through helpers
 // of the same file (transitively).
@@ -394,3 +556,20 @@ p << fops_elem.p;
 key = (p[0].file, fn, p[0].line_end)
 if key in members:
 	emit(p[0].file, p[0].line, fn + "[]", "file_operations", members[key])
+
+// Uses of the macros of MACROS, as declarations at the top level.
+@macro_use depends on report@
+declarer d;
+identifier x;
+expression list es;
+position p;
+@@
+d@p(x, es);
+
+@script:python depends on report@
+d << macro_use.d;
+x << macro_use.x;
+p << macro_use.p;
+@@
+if d in MACROS:
+	emit_macro(p[0].file, p[0].line, d, x)

@@ -38,9 +38,9 @@ llseek_report() {
 	if [ -f "$_r" ] && [ -z "$(find "$PRISTINE/.bklfree-extracted" \
 		"$TOP/coccinelle/llseek" "$TOP/scripts/llseek" \
 		-newer "$_r" -type f 2>/dev/null | head -n 1)" ]; then
-		count pass "llseek report: $(($(wc -l <"$_r") - 1)) initialisers classified (up to date)"
+		count pass "llseek report: $(($(wc -l <"$_r") - 1)) rows classified (up to date)"
 	elif "$TOP/scripts/llseek/llseek-report.sh" >"$logdir/llseek-report.log" 2>&1; then
-		count pass "llseek report: $(($(wc -l <"$_r") - 1)) initialisers classified"
+		count pass "llseek report: $(($(wc -l <"$_r") - 1)) rows classified"
 	else
 		count fail "llseek report" "see $logdir/llseek-report.log"
 	fi

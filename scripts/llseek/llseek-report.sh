@@ -1,8 +1,9 @@
 #!/bin/sh
 # llseek-report.sh: classify the llseek of every struct file_operations and
 # struct proc_ops initialiser of the pristine tree (make llseek-report).
-#   results/llseek/report.tsv      one row per initialiser, or per literal
-#                                  element of an array, from
+#   results/llseek/report.tsv      one row per initialiser, per literal
+#                                  element of an array, or per use of a
+#                                  macro of the rule's MACROS table, from
 #                                  coccinelle/llseek/fops_llseek.cocci; the
 #                                  columns and classes are in
 #                                  coccinelle/llseek/README.md
@@ -19,7 +20,8 @@
 #   stdout                         class counts, cross-check, decisions
 #                                  per class, wall time
 # Fails when spatch gives up on a file or when the regular expression finds
-# a literal initialiser outside a #define that the report lacks.
+# a literal initialiser outside a #define, or a use of a table macro, that
+# the report lacks.
 # LLSEEK_TREE (default build/pristine) and LLSEEK_OUT (default
 # results/llseek) let the host tests run it on a small tree.
 . "$(dirname "$0")/../lab/lib.sh"
@@ -28,10 +30,14 @@
 command -v spatch >/dev/null || die "spatch is missing: run 'make deps'"
 : "${LLSEEK_OUT:=$RESULTS/llseek}"
 
+# The macros of the rule's MACROS table (an initialiser in a header's
+# #define body, a row per use): their uses make a file a candidate too.
+macros='DEFINE_(SHOW|SEQ|PROC_SHOW)_ATTRIBUTE|DEFINE_(SIMPLE|DEBUGFS)_ATTRIBUTE(_SIGNED)?|DEFINE_DRM_GEM(_DMA)?_FOPS'
+
 start=$(now)
 work="$BUILD/llseek/report"
 mkdir -p "$work" "$LLSEEK_OUT"
-llseek_candidates 'struct[[:space:]]+(file_operations|proc_ops)([^_[:alnum:]]|$)' \
+llseek_candidates "struct[[:space:]]+(file_operations|proc_ops)([^_[:alnum:]]|\$)|(^|[^_[:alnum:]])($macros)[[:space:]]*\\(" \
 	>"$work/files" || die "cannot list the files of '$LLSEEK_TREE'"
 nfiles=$(wc -l <"$work/files")
 
@@ -52,10 +58,13 @@ spatch_time=$(elapsed "$start")
 # blanked out. It sees "struct file_operations [ATTRS] NAME [N] [ATTRS] = {"
 # across lines. "form" is plain, array, macro (inside a #define, where
 # spatch cannot look) or if0 (under #if 0, which spatch skips as the
-# compiler does).
-llseek_candidates '(^|[^_[:alnum:]])(file_operations|proc_ops)([^_[:alnum:]]|$)' \
+# compiler does). A use of one of the macros outside a #define body and
+# #if 0, "NAME(ARG", is form "macro-use", named as its definition names
+# the initialiser: ARG_fops (DEFINE_SHOW_ATTRIBUTE, DEFINE_SEQ_ATTRIBUTE),
+# ARG_proc_ops (DEFINE_PROC_SHOW_ATTRIBUTE), else ARG.
+llseek_candidates "(^|[^_[:alnum:]])(file_operations|proc_ops|$macros)([^_[:alnum:]]|\$)" \
 	>"$work/files-wide" || die "cannot list the files of '$LLSEEK_TREE'"
-(cd "$LLSEEK_TREE" && xargs perl -e '
+(cd "$LLSEEK_TREE" && MACROS=$macros xargs perl -e '
 	my $attr = qr/__\w++\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*/;
 	for my $f (@ARGV) {
 		open(my $fh, "<", $f) or die "cannot read $f\n";
@@ -90,6 +99,19 @@ llseek_candidates '(^|[^_[:alnum:]])(file_operations|proc_ops)([^_[:alnum:]]|$)'
 				defined($arr) ? "array" : "plain";
 			print "$f\t$line\t$name\t$kind\t$form\n";
 		}
+		(my $macros = $ENV{MACROS}) =~ s/\((?!\?)/(?:/g;
+		for my $i (0 .. $#lines) {
+			next unless $lines[$i] =~
+			    /^\s*(?:static\s+)?($macros)\s*\(\s*(\w+)/;
+			my ($m, $arg) = ($1, $2);
+			next if $lines[$i] =~ /\\\s*$/ ||
+			    ($i > 0 && $lines[$i - 1] =~ /\\\s*$/) || $dead[$i + 1];
+			my ($kind, $name) = ("file_operations", $arg);
+			$name .= "_fops" if $m =~ /^DEFINE_(SHOW|SEQ)_ATTRIBUTE$/;
+			($kind, $name) = ("proc_ops", "${arg}_proc_ops")
+				if $m eq "DEFINE_PROC_SHOW_ATTRIBUTE";
+			print "$f\t", $i + 1, "\t$name\t$kind\tmacro-use\n";
+		}
 	}' <"$work/files-wide") | LC_ALL=C sort -t "$(printf '\t')" -k1,1 -k2,2n \
 	>"$work/grep.tsv" || die "the independent count failed"
 
@@ -107,7 +129,8 @@ awk -F'\t' -v OFS='\t' '
 	}
 	{
 		grepped[$1 SUBSEP $3] = 1
-		if ($5 == "plain") has = ($1 SUBSEP $2 SUBSEP $3) in plain
+		if ($5 == "plain" || $5 == "macro-use")
+			has = ($1 SUBSEP $2 SUBSEP $3) in plain
 		else if ($5 == "array") has = ($1 SUBSEP $3) in arrays
 		else has = 0
 		print $1, $2, $3, $4, $5, has ? "yes" : "no"
@@ -123,13 +146,15 @@ awk -F'\t' -v OFS='\t' '
 
 rows=$(($(wc -l <"$LLSEEK_OUT/report.tsv") - 1))
 elems=$(awk -F'\t' 'NR > 1 && $3 ~ /\[\]$/' "$LLSEEK_OUT/report.tsv" | wc -l)
+uses=$(awk -F'\t' 'NR > 1 && $18 == "macro"' "$LLSEEK_OUT/report.tsv" | wc -l)
 count() { # count FORM [IN_REPORT]: cross-check rows of that form
 	awk -F'\t' -v f="$1" -v r="$2" \
 		'NR > 1 && $5 == f && (r == "" || $6 == r)' \
 		"$LLSEEK_OUT/crosscheck.tsv" | wc -l
 }
-echo "llseek report: $rows rows ($((rows - elems)) initialisers," \
-	"$elems array elements) from $nfiles files in $spatch_time s"
+echo "llseek report: $rows rows ($((rows - elems - uses)) initialisers," \
+	"$elems array elements, $uses macro uses) from $nfiles files in" \
+	"$spatch_time s"
 awk -F'\t' 'NR > 1 { n[$18]++ }
 	END { for (c in n) printf "  %-28s %5d\n", c, n[c] }' \
 	"$LLSEEK_OUT/report.tsv" | LC_ALL=C sort
@@ -139,6 +164,14 @@ echo "cross-check: the regular expression finds $(count plain) plain and" \
 echo "  plain in the report: $(count plain yes); arrays with literal" \
 	"elements in it: $(count array yes); report rows it lacks:" \
 	"$(count report-only)"
+echo "  uses of the macros of the rule's table: $(count macro-use), in the" \
+	"report: $(count macro-use yes); by the class of the definition:"
+awk -F'\t' 'NR > 1 && $18 == "macro" {
+		c = $19; sub(/^none at the use; /, "", c); sub(/:.*/, "", c)
+		n[c]++
+	}
+	END { for (c in n) printf "    %-70s %5d\n", c, n[c] }' \
+	"$LLSEEK_OUT/report.tsv" | LC_ALL=C sort
 echo "  report: $LLSEEK_OUT/report.tsv; cross-check:" \
 	"$LLSEEK_OUT/crosscheck.tsv ($(elapsed "$start") s in all)"
 
@@ -187,7 +220,7 @@ awk -F'\t' 'NR > 1 && $4 != "-" {
 			printf "  %-28s %5d\n", "(not in the report)", stale
 	}' "$LLSEEK_OUT/decisions.tsv" | LC_ALL=C sort
 echo "  decisions: $LLSEEK_OUT/decisions.tsv"
-missing=$(awk -F'\t' 'NR > 1 && $5 == "plain" && $6 == "no" {
+missing=$(awk -F'\t' 'NR > 1 && ($5 == "plain" || $5 == "macro-use") && $6 == "no" {
 	print $1 ":" $2 " " $3 }' "$LLSEEK_OUT/crosscheck.tsv")
 [ -z "$missing" ] || die "literal initialisers missing from the report:
 $missing"
