@@ -5,6 +5,9 @@
  * node's registered flag and wakes every waiter the way
  * video_unregister_device() does.
  *
+ * A disconnect subscription with an id other than 0 is refused (EINVAL):
+ * the core queues the event with id 0 only.
+ *
  * Five handles on /dev/video0: "sub" subscribes to V4L2_EVENT_DISCONNECT
  * and to brightness control events and has one brightness event pending;
  * "waitsub" subscribes to the disconnect event and a thread blocks in
@@ -216,6 +219,9 @@ static void run(void)
 	ktap_ok(!subscribe(sub, V4L2_EVENT_DISCONNECT, 0) &&
 		!subscribe(waitsub.fd, V4L2_EVENT_DISCONNECT, 0),
 		"subscribe to V4L2_EVENT_DISCONNECT");
+	/* One disconnect per node, id 0: any other id would never come. */
+	ok = subscribe(ctl, V4L2_EVENT_DISCONNECT, 1) < 0 && errno == EINVAL;
+	ktap_ok(ok, "a disconnect subscription with id 1 is refused with EINVAL");
 	ok = !subscribe(sub, V4L2_EVENT_CTRL, V4L2_CID_BRIGHTNESS) &&
 	     !subscribe(plain.fd, V4L2_EVENT_CTRL, V4L2_CID_BRIGHTNESS) &&
 	     !subscribe(poller.fd, V4L2_EVENT_CTRL, V4L2_CID_BRIGHTNESS) &&
@@ -285,7 +291,7 @@ static void run(void)
 }
 
 const struct ktap_test ktap_test = {
-	.plan = 14,
+	.plan = 15,
 	.devices = (const char *const[]){ VIDEO, NULL },
 	.kconfig = (const char *const[]){ "CONFIG_VIDEO_VIVID", NULL },
 	.timeout = 30,
