@@ -6,7 +6,9 @@
  * video_unregister_device() does.
  *
  * A disconnect subscription with an id other than 0 is refused (EINVAL):
- * the core queues the event with id 0 only.
+ * the core queues the event with id 0 only. The event is type 0x100, and
+ * type 7 (which 0502 first took, and which upstream proposals took too)
+ * is an event vivid does not offer.
  *
  * Five handles on /dev/video0: "sub" subscribes to V4L2_EVENT_DISCONNECT
  * and to brightness control events and has one brightness event pending;
@@ -39,7 +41,7 @@
 #include "ktap.h"
 
 #ifndef V4L2_EVENT_DISCONNECT
-#define V4L2_EVENT_DISCONNECT 7
+#define V4L2_EVENT_DISCONNECT 0x100
 #endif
 /* drivers/media/test-drivers/vivid/vivid-ctrls.c */
 #define VIVID_CID_DISCONNECT ((0x00f00000 | 0xf000) + 65)
@@ -222,6 +224,9 @@ static void run(void)
 	/* One disconnect per node, id 0: any other id would never come. */
 	ok = subscribe(ctl, V4L2_EVENT_DISCONNECT, 1) < 0 && errno == EINVAL;
 	ktap_ok(ok, "a disconnect subscription with id 1 is refused with EINVAL");
+	/* 7 was the first number 0502 took; proposals upstream use it too. */
+	ok = subscribe(ctl, 7, 0) < 0 && errno == EINVAL;
+	ktap_ok(ok, "event type 7 is not the disconnect event: vivid refuses it");
 	ok = !subscribe(sub, V4L2_EVENT_CTRL, V4L2_CID_BRIGHTNESS) &&
 	     !subscribe(plain.fd, V4L2_EVENT_CTRL, V4L2_CID_BRIGHTNESS) &&
 	     !subscribe(poller.fd, V4L2_EVENT_CTRL, V4L2_CID_BRIGHTNESS) &&
@@ -291,7 +296,7 @@ static void run(void)
 }
 
 const struct ktap_test ktap_test = {
-	.plan = 15,
+	.plan = 16,
 	.devices = (const char *const[]){ VIDEO, NULL },
 	.kconfig = (const char *const[]){ "CONFIG_VIDEO_VIVID", NULL },
 	.timeout = 30,

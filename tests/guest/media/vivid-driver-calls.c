@@ -24,7 +24,7 @@
 #include "ktap.h"
 
 #ifndef V4L2_EVENT_DISCONNECT
-#define V4L2_EVENT_DISCONNECT 7
+#define V4L2_EVENT_DISCONNECT 0x100
 #endif
 #define VIVID_CID_DISCONNECT ((0x00f00000 | 0xf000) + 65)
 #define VIDEO "/dev/video0"
