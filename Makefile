@@ -85,6 +85,12 @@ $(BUILD)/guest/tests/%: tests/guest/%.c $(GUEST_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -o $@ $<
 
+# A test named *-m32.c is a 32-bit program (gcc-multilib): its ioctls take
+# the kernel's compat path. Usually it #includes the 64-bit test's source.
+$(BUILD)/guest/tests/%-m32: tests/guest/%-m32.c $(GUEST_HEADERS) $(wildcard tests/guest/*/*.c)
+	@mkdir -p $(@D)
+	$(CC) $(GUEST_CFLAGS) -m32 -o $@ $<
+
 tree:
 	@scripts/lab/tree.sh
 

@@ -7,8 +7,15 @@ kconfig=CONFIG_VIDEO_DEV=m
 kconfig=CONFIG_V4L_TEST_DRIVERS=y
 kconfig=CONFIG_FB=m
 kconfig=CONFIG_VIDEO_VIVID=m
+# media/vivid-disconnect-m32 is a 32-bit build of vivid-disconnect: the
+# 32-bit compat ioctl path must serve the disconnect event too.
+kconfig=CONFIG_IA32_EMULATION=y
+# Debian's kernels have it: a 32-bit program with 32-bit time_t (the i386
+# default) needs the time32 syscalls (futex) and ioctl layouts
+# (VIDIOC_DQEVENT32_TIME32).
+kconfig=CONFIG_COMPAT_32BIT_TIME=y
 module=vivid n_devs=1 node_types=0x1
-tests=media/vivid-capture media/vivid-sequence media/vivid-stress media/v4l2-compliance media/vivid-disconnect media/vivid-driver-calls
+tests=media/vivid-capture media/vivid-sequence media/vivid-stress media/v4l2-compliance media/vivid-disconnect media/vivid-disconnect-m32 media/vivid-driver-calls
 # v4l2-compliance runs from Debian's v4l-utils, from the host's /usr shared
 # read-only into the guest.
 tool=/usr/bin/v4l2-compliance

@@ -298,7 +298,13 @@ static void run(void)
 const struct ktap_test ktap_test = {
 	.plan = 16,
 	.devices = (const char *const[]){ VIDEO, NULL },
-	.kconfig = (const char *const[]){ "CONFIG_VIDEO_VIVID", NULL },
+	.kconfig = (const char *const[]){ "CONFIG_VIDEO_VIVID",
+#ifdef __i386__
+					  /* the -m32 build (vivid-disconnect-m32.c) */
+					  "CONFIG_IA32_EMULATION",
+					  "CONFIG_COMPAT_32BIT_TIME",
+#endif
+					  NULL },
 	.timeout = 30,
 	.upstream = "RFC BKL, locking and ioctls (Hans Verkuil, 2010); patches/core/0501-0503",
 	.run = run,
