@@ -6,9 +6,12 @@
 # affs/modify writes, renames, deletes, truncates, links, fsyncs and runs a
 # verify job on the FFS and OFS volumes, remounts and checks the result, and
 # sees the dircache volume mounted read-only (fs/affs never writes DOS\4 or
-# DOS\5). block/fio-verify then has Debian's fio write and verify files in a
-# fresh directory of the FFS and the OFS volume, and deletes them. The host
-# checks all three images with tools/affs/fsck.affs after the boot.
+# DOS\5). affs/short-copy writes from buffers whose tail is a PROT_NONE page
+# on the FFS and OFS volumes: each write must return the bytes it could
+# copy and the file must hold exactly them. block/fio-verify then has
+# Debian's fio write and verify files in a fresh directory of the FFS and
+# the OFS volume, and deletes them. The host checks all three images with
+# tools/affs/fsck.affs after the boot.
 description=AFFS images on virtio-blk (FFS; FFS dircache) and usb-storage (OFS intl)
 image=ffs.img 16 affs-image ffs
 image=ffsdc.img 8 affs-image ffs,dircache
@@ -55,7 +58,7 @@ module=usb-storage
 module=sd_mod
 # lseek/driver-lseek opens /dev/input/mice (finding 0112 needs it here).
 module=mousedev
-tests=affs/readback affs/modify lseek/driver-lseek block/fio-verify
+tests=affs/readback affs/modify affs/short-copy lseek/driver-lseek block/fio-verify
 hostcheck=fsck.affs ffs.img
 hostcheck=fsck.affs ffsdc.img
 hostcheck=fsck.affs ofs.img
