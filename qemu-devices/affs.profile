@@ -8,9 +8,10 @@
 # sees the dircache volume mounted read-only (fs/affs never writes DOS\4 or
 # DOS\5). affs/short-copy writes from buffers whose tail is a PROT_NONE page
 # on the FFS and OFS volumes: each write must return the bytes it could
-# copy and the file must hold exactly them. affs/ofs-overwrite writes over
+# copy and the file must hold exactly them. affs/ofs-write-end writes over
 # whole data blocks an OFS file has (cached, and dropped from the block
-# device's cache) and reads every data block header back from the disk.
+# device's cache), extends a file right after an fsync, and reads each
+# file's header and data block headers back from the disk.
 # block/fio-verify then has Debian's fio write and verify files in a fresh
 # directory of the FFS and the OFS volume, and deletes them. The host
 # checks all three images with tools/affs/fsck.affs after the boot.
@@ -60,7 +61,7 @@ module=usb-storage
 module=sd_mod
 # lseek/driver-lseek opens /dev/input/mice (finding 0112 needs it here).
 module=mousedev
-tests=affs/readback affs/modify affs/short-copy affs/ofs-overwrite lseek/driver-lseek block/fio-verify
+tests=affs/readback affs/modify affs/short-copy affs/ofs-write-end lseek/driver-lseek block/fio-verify
 hostcheck=fsck.affs ffs.img
 hostcheck=fsck.affs ffsdc.img
 hostcheck=fsck.affs ofs.img
