@@ -6,8 +6,16 @@
 # affs/modify writes, renames, deletes, truncates, links, fsyncs and runs a
 # verify job on the FFS and OFS volumes, remounts and checks the result, and
 # sees the dircache volume mounted read-only (fs/affs never writes DOS\4 or
-# DOS\5). block/fio-verify then has Debian's fio write and verify files in a
-# fresh directory of the FFS and the OFS volume, and deletes them. The host
+# DOS\5). affs/short-copy writes from buffers whose tail is a PROT_NONE page
+# on the FFS and OFS volumes: each write must return the bytes it could
+# copy and the file must hold exactly them. affs/ofs-write-end writes over
+# whole data blocks an OFS file has (cached, and dropped from the block
+# device's cache), extends a file right after an fsync, and reads each
+# file's header and data block headers back from the disk. affs/ext-append
+# appends to a file of more than 72 blocks after an fsync, on the FFS and
+# OFS volumes, and reads it back after a remount.
+# block/fio-verify then has Debian's fio write and verify files in a fresh
+# directory of the FFS and the OFS volume, and deletes them. The host
 # checks all three images with tools/affs/fsck.affs after the boot.
 description=AFFS images on virtio-blk (FFS; FFS dircache) and usb-storage (OFS intl)
 image=ffs.img 16 affs-image ffs
@@ -55,7 +63,7 @@ module=usb-storage
 module=sd_mod
 # lseek/driver-lseek opens /dev/input/mice (finding 0112 needs it here).
 module=mousedev
-tests=affs/readback affs/modify lseek/driver-lseek block/fio-verify
+tests=affs/readback affs/modify affs/short-copy affs/ofs-write-end affs/ext-append lseek/driver-lseek block/fio-verify
 hostcheck=fsck.affs ffs.img
 hostcheck=fsck.affs ffsdc.img
 hostcheck=fsck.affs ofs.img
