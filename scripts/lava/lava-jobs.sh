@@ -75,12 +75,19 @@ image_key() {
 # result is read ahead: a "# SKIP" directive, else "not ok" or "ok". Case
 # lines are consumed with their line end; the top-level line is not, so
 # "end" (a line end at the start of what is left) matches only after it.
+# LAVA's pexpect searches only the last 4000 characters, so after a long
+# run of diagnostics (lseek-abi's 40 kB of records) "what is left" may
+# start anywhere: end also asks that the next line be what follows a
+# top-level line (the next "# Subtest:", init's "# cov:" lines or a kernel
+# line), never a test's indented diagnostic.
+# A line ends in \r*\n: the guest writes \r\n and the pty LAVA reads
+# QEMU's stdio through adds a \r (QEMU leaves output processing on).
 monitor() {
 	_t=$(re_quote "$1")
-	say "    - name: $(printf '%s' "$1" | tr / .)"
-	say "      start: $(yq "# Subtest: $_t\\r?\\n")"
-	say "      end: $(yq '\A\r?\n')"
-	say "      pattern: $(yq "(?:\\A|\\n)(?P<case> {4})?(?(case)|(?=(?:not )?ok \\d+ $_t(?: #|\\r|\\n)))(?=(?:[^\\r\\n]*? # )?(?P<result>SKIP|not ok|ok))(?:not )?ok \\d+ (?P<test_case_id>[^\\r\\n]*?)(?: # [^\\r\\n]*)?(?(case)\\r?\\n|(?=\\r?\\n))")"
+	say "    - name: $(printf '%s' "$1" | tr / _)"
+	say "      start: $(yq "# Subtest: $_t\\r*\\n")"
+	say "      end: $(yq '\A\r*\n(?=    # Subtest: |# |\[)')"
+	say "      pattern: $(yq "(?:\\A|\\n)(?P<case> {4})?(?(case)|(?=(?:not )?ok \\d+ $_t(?: #|\\r|\\n)))(?=(?:[^\\r\\n]*? # )?(?P<result>SKIP|not ok|ok))(?:not )?ok \\d+ (?P<test_case_id>[^\\r\\n]*?)(?: # [^\\r\\n]*)?(?(case)\\r*\\n|(?=\\r*\\n))")"
 	say "      fixupdict: {ok: pass, 'not ok': fail, SKIP: skip}"
 }
 

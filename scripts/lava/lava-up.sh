@@ -41,21 +41,25 @@ fi
 "$LAVA_PYTHON" /usr/share/lava-server/postinst.py --config --db --fixup \
 	>"$LAVA_STATE/postinst.log" 2>&1 || die "lava-server's setup failed: $LAVA_STATE/postinst.log"
 
+# The daemons drop to lavaserver before they open their logs.
+for f in gunicorn.log lava-scheduler.log; do
+	touch "/var/log/lava-server/$f" && chown lavaserver:adm "/var/log/lava-server/$f"
+done
 # The web service (XML-RPC for lavacli and the worker's API), as Debian's
 # lava-server-gunicorn unit runs it, bound to loopback; 2 workers for 2 cores.
 daemon_start gunicorn /usr/bin/gunicorn3 lava_server.wsgi --log-level INFO \
-	--log-file "$LAVA_STATE/log/gunicorn-app.log" -u lavaserver -g lavaserver \
+	--log-file /var/log/lava-server/gunicorn.log -u lavaserver -g lavaserver \
 	--worker-class eventlet --workers 2 --bind "$LAVA_HOST:$LAVA_PORT"
 # No lava-publisher: event notification is off, the worker polls instead.
 daemon_start scheduler lava-server manage lava-scheduler --level INFO \
-	--log-file "$LAVA_STATE/log/scheduler-app.log" --event-url "tcp://$LAVA_HOST:5500"
+	--log-file /var/log/lava-server/lava-scheduler.log --event-url "tcp://$LAVA_HOST:5500"
 wait_http "${LAVA_URL}api/v0.2/system/version/" 60 ||
-	die "lava-server does not answer on $LAVA_URL: $LAVA_STATE/log/gunicorn*.log"
+	die "lava-server does not answer on $LAVA_URL: /var/log/lava-server/gunicorn.log"
 
 # The device type, the worker, its device and the device dictionary.
-manage device-types list | grep -q '^\* qemu ' || manage device-types add qemu ||
+manage device-types list | grep '^\* qemu ' >/dev/null || manage device-types add qemu ||
 	die "cannot add the qemu device type"
-if ! manage workers list | grep -q "^\* $LAVA_WORKER "; then
+if ! manage workers list | grep "^\* $LAVA_WORKER " >/dev/null; then
 	manage workers add "$LAVA_WORKER" --description "bklfree: make lava-up" >/dev/null ||
 		die "cannot add worker $LAVA_WORKER"
 fi
@@ -71,14 +75,14 @@ cat >"$LAVA_DEVICE_DICT" <<'EOF'
 {% set mac_addr = '52:54:00:12:34:59' %}
 EOF
 chown lavaserver:lavaserver "$LAVA_DEVICE_DICT"
-if ! manage devices list -a | grep -q "^\* $LAVA_DEVICE "; then
+if ! manage devices list -a | grep "^\* $LAVA_DEVICE " >/dev/null; then
 	manage devices add --device-type qemu --worker "$LAVA_WORKER" \
 		--description "bklfree: make lava-up" "$LAVA_DEVICE" ||
 		die "cannot add device $LAVA_DEVICE"
 fi
 
 # The user lavacli submits as, its token and lavacli's identity.
-manage users list | grep -q "^\* $LAVA_USER\b" ||
+manage users list | grep "^\* $LAVA_USER\b" >/dev/null ||
 	manage users add "$LAVA_USER" --staff --superuser >/dev/null ||
 	die "cannot add user $LAVA_USER"
 if ! { [ -f "$LAVA_STATE/lavacli.yaml" ] && lavacli system version >/dev/null 2>&1; }; then
@@ -91,13 +95,13 @@ if ! { [ -f "$LAVA_STATE/lavacli.yaml" ] && lavacli system version >/dev/null 2>
 fi
 
 # The dispatcher's worker; it asks the server for jobs every 5 s.
-daemon_start worker lava-worker --level INFO --log-file "$LAVA_STATE/log/worker-app.log" \
+daemon_start worker lava-worker --level INFO --log-file /var/log/lava-dispatcher/lava-worker.log \
 	--url "$LAVA_URL" --name "$LAVA_WORKER" --token-file "$LAVA_STATE/worker.token" \
 	--ping-interval 5
 i=0
 until lavacli workers show "$LAVA_WORKER" 2>/dev/null | grep -q 'state *: Online'; do
 	i=$((i + 1))
-	[ $i -le 60 ] || die "worker $LAVA_WORKER is not online after 60 s: $LAVA_STATE/log/worker*.log"
+	[ $i -le 60 ] || die "worker $LAVA_WORKER is not online after 60 s: /var/log/lava-dispatcher/lava-worker.log"
 	sleep 1
 done
 progress lava-up "LAVA $(lavacli system version) at $LAVA_URL: worker $LAVA_WORKER online, device $LAVA_DEVICE ($(lavacli devices show "$LAVA_DEVICE" | sed -n 's/^health *: //p')), lavacli identity in $LAVA_STATE/lavacli.yaml"

@@ -23,11 +23,11 @@ lava_cases() {
 	"$py" "$TOP/tests/host/lava-monitor.py" "$1" "$2" | sort
 }
 # verdict_cases CONSOLE: verdict's cases named as LAVA names them: the
-# suite is the test with / as ., the case its description lower-cased with
+# suite is the test with / as _, the case its description lower-cased with
 # runs of non-word characters as _.
 verdict_cases() {
 	"$TOOLS/verdict" --cases "$1" | awk -F'\t' '{
-		s = $1; gsub("/", ".", s)
+		s = $1; gsub("/", "_", s)
 		c = tolower($4); gsub(/^[ \t]+|[ \t]+$/, "", c); gsub(/[^a-z0-9_]+/, "_", c)
 		print s "\t" c "\t" $3 }' | sort
 }
@@ -63,7 +63,7 @@ ktap_ok $? "LAVA's schema accepts every job" || ktap_diag "$(head -n 5 "$TMPDIR/
 
 # Broken jobs: a value the schema refuses, a monitor name LAVA refuses.
 sed 's/^visibility: public/visibility: everyone/' "$jobs/patched/core.yaml" >"$TMPDIR/bad-visibility.yaml"
-sed 's|^    - name: core\.chardev|    - name: core/chardev|' "$jobs/patched/core.yaml" >"$TMPDIR/bad-monitor.yaml"
+sed 's|^    - name: core_chardev|    - name: core/chardev|' "$jobs/patched/core.yaml" >"$TMPDIR/bad-monitor.yaml"
 validate "$jobs/patched/core.yaml" "$TMPDIR/bad-visibility.yaml" "$TMPDIR/bad-monitor.yaml" >"$TMPDIR/invalid.out" 2>&1
 rc=$?
 [ $rc -eq 1 ] && [ "$(grep -c '^invalid ' "$TMPDIR/invalid.out")" -eq 2 ] &&
