@@ -7,7 +7,8 @@
 # artifacts are URLs under LAVA_ARTIFACTS; artifacts.tsv says what file
 # each URL must serve. A profile LAVA cannot run gets no job, and its
 # reason is a line of skipped.tsv (lava_cannot below). Every job is then
-# checked with LAVA's own schema. docs/lava.md.
+# checked with LAVA's own schema. LAVA_TIMEOUT=SECS replaces the profiles'
+# timeouts (lava-submit.sh's hang check). docs/lava.md.
 . "$(dirname "$0")/../lab/lib.sh"
 
 : "${LAVA_ARTIFACTS:=file://$RESULTS/lava/artifacts}"
@@ -24,6 +25,9 @@ case $LAVA_ARTIFACTS in
 *[[:space:]\'\"]*) die "LAVA_ARTIFACTS='$LAVA_ARTIFACTS' holds a space or a quote" ;;
 esac
 art=${LAVA_ARTIFACTS%/}
+case ${LAVA_TIMEOUT:-1} in
+*[!0-9]* | 0) die "LAVA_TIMEOUT='$LAVA_TIMEOUT' is not a number of seconds" ;;
+esac
 case $LAVA_KVM in
 0 | 1) ;;
 *) die "LAVA_KVM='$LAVA_KVM' is not 0 or 1" ;;
@@ -95,7 +99,7 @@ monitor() {
 # what each serves on fd 3.
 job() {
 	_k=$1 _p=$2
-	_secs=$(profile_get "$_p" timeout)
+	_secs=${LAVA_TIMEOUT:-$(profile_get "$_p" timeout)}
 	_initrd="$_k/$_p/initrd.cpio"
 	say "# bklfree: profile $_p on kernel $_k. Written by scripts/lava/lava-jobs.sh"
 	say "# from qemu-devices/$_p.profile; do not edit. What a LAVA run of it"
