@@ -55,13 +55,13 @@ daemon_start() {
 daemon_stop() {
 	[ -f "$LAVA_STATE/run/$1.pid" ] || return 0
 	_pid=$(cat "$LAVA_STATE/run/$1.pid")
-	kill -TERM -- "-$_pid" 2>/dev/null
+	kill -TERM "-$_pid" 2>/dev/null
 	_i=0
-	while kill -0 -- "-$_pid" 2>/dev/null && [ $_i -lt 20 ]; do
+	while kill -0 "-$_pid" 2>/dev/null && [ $_i -lt 20 ]; do
 		sleep 1
 		_i=$((_i + 1))
 	done
-	kill -KILL -- "-$_pid" 2>/dev/null
+	kill -KILL "-$_pid" 2>/dev/null
 	rm -f "$LAVA_STATE/run/$1.pid"
 }
 
