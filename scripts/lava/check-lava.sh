@@ -4,7 +4,8 @@
 # and of LAVA_DEVICE_PROFILE on patched in LAB_RESULTS). KTAP, then
 # "N passed, N failed". Six boots: core on both kernels and one device
 # profile, equal to the lab's; core with a 3 s timeout (LAVA ends it: a
-# hang); core with its worker restarted mid-job (incomplete, never a pass).
+# hang); core with its worker restarted mid-job (the job goes on), and
+# with its dispatcher killed (incomplete, never a pass).
 . "$(dirname "$0")/lava-lib.sh"
 . "$TOP/tests/host/ktap.sh"
 
@@ -18,7 +19,7 @@ submit() {
 	"$(dirname "$0")/lava-submit.sh"
 }
 
-ktap_plan 7
+ktap_plan 8
 
 "$(dirname "$0")/lava-up.sh" >"$out/up.log" 2>&1 &&
 	[ "$(manage devices list -a | grep -c "^\* $LAVA_DEVICE ")" = 1 ] &&
@@ -49,25 +50,46 @@ v="$out/hang/patched/core/verdict"
 ktap_ok $? "a 3 s timeout: LAVA ends the job (incomplete, timed out) and the judge says hang" ||
 	ktap_diag "$(tail -n 3 "$out/hang.log")"
 
-# The worker (and the dispatcher it runs) killed mid-job and started again.
-LAVA_RUNS="$out/restart" PROFILES=core KERNELS=patched submit >"$out/restart.log" 2>&1 &
-submitter=$!
-i=0
-while [ $i -lt 120 ]; do
-	# QEMU runs the job's guest: its command line names the job's directory.
-	id=$(cat "$out/restart/patched/core/job-id" 2>/dev/null) &&
-		ps -eo args | grep -v grep | grep -q "^[^ ]*qemu-system.*/dispatcher/tmp/$id/" && break
-	sleep 1
-	i=$((i + 1))
-done
-sleep 2
-daemon_stop worker
-"$(dirname "$0")/lava-up.sh" >"$out/up-again.log" 2>&1
-wait "$submitter"
-v="$out/restart/patched/core/verdict"
-[ -n "${id:-}" ] && [ -f "$v" ] && [ "$(kv "$v" lava_health)" != Complete ] && [ "$(kv "$v" verdict)" != pass ]
-ktap_ok $? "the worker restarted mid-job: the job is not complete and the boot not a pass ($(kv "$v" lava_health), $(kv "$v" verdict))" ||
-	ktap_diag "$(tail -n 3 "$out/restart.log")"
+# restart WHAT RUNS: submit core on patched into RUNS, and once QEMU runs
+# the job's guest, stop the worker ("worker") or kill the job's dispatcher
+# (lava-run) and its QEMU as well ("dispatcher", a crash), then start the
+# worker again (lava-up.sh).
+restart() {
+	LAVA_RUNS="$2" PROFILES=core KERNELS=patched submit >"$2.log" 2>&1 &
+	_submitter=$!
+	_i=0
+	while [ $_i -lt 120 ]; do
+		# QEMU runs the job's guest: its command line names the job's directory.
+		_id=$(cat "$2/patched/core/job-id" 2>/dev/null) &&
+			ps -eo args | grep -v grep | grep -q "^[^ ]*qemu-system.*/dispatcher/tmp/$_id/" && break
+		sleep 1
+		_i=$((_i + 1))
+	done
+	sleep 2
+	# lava-run runs in a session of its own: stopping the worker leaves it.
+	_pids=$(ps -eo pid=,args= | grep -v grep |
+		grep -E "lava-run \[job: $_id\]|qemu-system.*/dispatcher/tmp/$_id/" | awk '{ print $1 }')
+	daemon_stop worker
+	# shellcheck disable=SC2086 # pids are words
+	[ "$1" = worker ] || kill -KILL $_pids 2>/dev/null
+	"$(dirname "$0")/lava-up.sh" >"$2-up.log" 2>&1
+	wait "$_submitter"
+}
+
+# The worker restarted mid-job (as systemd restarts lava-worker): the job
+# goes on under lava-run and completes, equal to the lab's.
+restart worker "$out/worker"
+v="$out/worker/patched/core/verdict"
+[ -f "$v" ] && [ "$(kv "$v" lava_health)" = Complete ] && [ "$(kv "$out/worker/patched/core/compare" same)" = yes ]
+ktap_ok $? "the worker restarted mid-job: the job goes on and completes, equal to the lab's ($(kv "$v" lava_health), $(kv "$v" verdict))" ||
+	ktap_diag "$(tail -n 3 "$out/worker.log")"
+
+# The dispatcher killed mid-job with its QEMU, the worker started again.
+restart dispatcher "$out/dispatcher"
+v="$out/dispatcher/patched/core/verdict"
+[ -f "$v" ] && [ "$(kv "$v" lava_health)" = Incomplete ] && [ "$(kv "$v" verdict)" != pass ]
+ktap_ok $? "the dispatcher killed mid-job: the job is incomplete and the boot not a pass ($(kv "$v" lava_health), $(kv "$v" verdict))" ||
+	ktap_diag "$(tail -n 3 "$out/dispatcher.log")"
 
 # What a guest gets under LAVA against the lab's own boot (docs/lava.md).
 for c in "$out"/runs/*/*/compare; do

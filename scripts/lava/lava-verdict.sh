@@ -25,6 +25,8 @@ health=$(field Health)
 job_line=$(grep "'case': 'job'" "$d/lava-results.log" | tail -n 1)
 error_type=$(printf '%s' "$job_line" | sed -n "s/.*'error_type': '\([^']*\)'.*/\1/p")
 error_msg=$(printf '%s' "$job_line" | sed -n "s/.*'error_msg': '\([^']*\)'.*/\1/p")
+# A dispatcher that died (killed, its host restarted) sends no outcome.
+[ -n "$job_line" ] || [ "$health" = Complete ] || error_msg="no outcome from the dispatcher (it ended mid-job)"
 # Seconds from QEMU's start to the last monitor's end (LAVA's own
 # measure), and from the job's start to its end.
 guest=$(grep "'case': 'lava-test-monitor'" "$d/lava-results.log" | sed -n "s/.*'duration': '\([0-9.]*\)'.*/\1/p" | tail -n 1)
