@@ -50,7 +50,7 @@ for t in $(profile_get "$p" optional | cut -d' ' -f1); do
 done
 "$TOOLS/verdict" "$@" "$d/console.log" >"$d/verdict" || die "verdict failed on '$d/console.log'"
 printf 'kernel=%s\nprofile=%s\nlava_job=%s\nlava_health=%s\nlava_error=%s%s\nlava_guest_secs=%s\nlava_job_secs=%s\n' \
-	"$k" "$p" "$(cat "$d/job-id")" "$health" "$error_type" "${error_msg:+: $error_msg}" \
+	"$k" "$p" "$(cat "$d/job-id")" "$health" "$error_type" "${error_type:+${error_msg:+: }}$error_msg" \
 	"${guest:-}" "$job_secs" >>"$d/verdict"
 "$TOOLS/verdict" --cases "$d/console.log" >"$d/cases"
 "$TOOLS/verdict" --cases "$lab/console.log" >"$d/lab-cases"
