@@ -3,6 +3,7 @@
 # lava-server and lava-dispatcher, every daemon bound to 127.0.0.1 and run
 # by these scripts (this machine has no systemd to run Debian's units).
 # docs/lava.md.
+# shellcheck disable=SC2034 # the names below are read by the scripts that source this
 . "$(dirname "$0")/../lab/lib.sh"
 
 # Where the instance is reached, and its names.

@@ -40,7 +40,7 @@ for k in $KERNELS; do
 		[ -f "$job" ] || continue
 		id=$(lavacli jobs submit "$job") && [ "$id" -gt 0 ] 2>/dev/null ||
 			die "lavacli refused $job: $id"
-		rm -rf "$runs/$k/$p"
+		rm -rf "${runs:?}/$k/$p"
 		mkdir -p "$runs/$k/$p"
 		echo "$id" >"$runs/$k/$p/job-id"
 		printf '%s %s %s\n' "$id" "$k" "$p" >>"$runs/submitted"
