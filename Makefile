@@ -18,6 +18,8 @@
 #   make fuzz-affs       mount and walk FUZZ_COUNT corrupted AFFS images
 #   make coverage        the runtime coverage map of the touched files
 #   make lava-jobs       a LAVA job per profile and kernel, schema-checked
+#   make lava-up         a LAVA instance on 127.0.0.1 (make lava-down ends it)
+#   make lava-submit PROFILES=core   its boots, compared with the lab's
 #   make kcidb           results/kcidb.json, the boots in KCIDB's schema
 
 SHELL := /bin/sh
@@ -48,7 +50,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 
 .PHONY: all deps tree apply config build tools guest initramfs boot report \
 	check check-host bench clean llseek-report regen staging-report staging-move-regen \
-	fuzz-affs coverage lava-jobs kcidb postings
+	fuzz-affs coverage lava-jobs lava-up lava-down lava-submit check-lava kcidb postings
 
 # make alone takes every series, whatever the last apply recorded.
 all: deps
@@ -156,6 +158,25 @@ LAVA_ARTIFACTS ?= file://$(RESULTS)/lava/artifacts
 export LAVA_ARTIFACTS
 lava-jobs: deps tools
 	@scripts/lava/lava-jobs.sh
+
+# A LAVA instance on this machine, on 127.0.0.1 only (docs/lava.md); none
+# of these is part of make or make check. lava-submit boots PROFILES on
+# KERNELS through it and compares each with the lab's boot in LAB_RESULTS
+# (default results/); LAVA_TIMEOUT=SECS shortens every job's timeouts.
+lava-up:
+	@scripts/lava/lava-up.sh
+
+lava-down:
+	@scripts/lava/lava-down.sh
+
+lava-submit: deps tools initramfs
+	@scripts/lava/lava-submit.sh
+
+# The instance end to end: core on both kernels and a device profile equal
+# to the lab's, a guest that cannot finish ended by LAVA's timeout as a
+# hang, a worker restarted mid-job never a pass. Needs make lava-up.
+check-lava: deps tools initramfs
+	@scripts/lava/check-lava.sh
 
 # Host tests first (a failure stops before any kernel is built), then the
 # kernels, the allmodconfig objects and the boots; see scripts/lab/check.sh.

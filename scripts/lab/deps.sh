@@ -4,14 +4,15 @@
 . "$(dirname "$0")/lib.sh"
 
 # Kernel build, emulation, initramfs, semantic patches and guest tools;
-# lava-common for LAVA's job schema (make lava-jobs); python3-jsonschema and
+# lava-common for LAVA's job schema (make lava-jobs) and python3-pexpect, which
+# lava-dispatcher reads a console with (t1103's monitors); python3-jsonschema and
 # python3-rfc3987 for the KCIDB schema check (its uri format); gcc-multilib
 # for the 32-bit guest tests (*-m32.c).
 packages="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 kmod rsync quilt ccache linux-source-6.1 qemu-system-x86 qemu-utils
 busybox-static coccinelle v4l-utils usbip fio unadf
 ibverbs-utils ibverbs-providers squashfs-tools genromfs
-lava-common python3-jsonschema python3-rfc3987 gcc-multilib"
+lava-common python3-pexpect python3-jsonschema python3-rfc3987 gcc-multilib"
 
 missing=
 for p in $packages; do

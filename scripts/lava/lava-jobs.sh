@@ -7,7 +7,8 @@
 # artifacts are URLs under LAVA_ARTIFACTS; artifacts.tsv says what file
 # each URL must serve. A profile LAVA cannot run gets no job, and its
 # reason is a line of skipped.tsv (lava_cannot below). Every job is then
-# checked with LAVA's own schema. docs/lava.md.
+# checked with LAVA's own schema. LAVA_TIMEOUT=SECS replaces the profiles'
+# timeouts (lava-submit.sh's hang check). docs/lava.md.
 . "$(dirname "$0")/../lab/lib.sh"
 
 : "${LAVA_ARTIFACTS:=file://$RESULTS/lava/artifacts}"
@@ -24,6 +25,9 @@ case $LAVA_ARTIFACTS in
 *[[:space:]\'\"]*) die "LAVA_ARTIFACTS='$LAVA_ARTIFACTS' holds a space or a quote" ;;
 esac
 art=${LAVA_ARTIFACTS%/}
+case ${LAVA_TIMEOUT:-1} in
+*[!0-9]* | 0) die "LAVA_TIMEOUT='$LAVA_TIMEOUT' is not a number of seconds" ;;
+esac
 case $LAVA_KVM in
 0 | 1) ;;
 *) die "LAVA_KVM='$LAVA_KVM' is not 0 or 1" ;;
@@ -75,12 +79,19 @@ image_key() {
 # result is read ahead: a "# SKIP" directive, else "not ok" or "ok". Case
 # lines are consumed with their line end; the top-level line is not, so
 # "end" (a line end at the start of what is left) matches only after it.
+# LAVA's pexpect searches only the last 4000 characters, so after a long
+# run of diagnostics (lseek-abi's 40 kB of records) "what is left" may
+# start anywhere: end also asks that the next line be what follows a
+# top-level line (the next "# Subtest:", init's "# cov:" lines or a kernel
+# line), never a test's indented diagnostic.
+# A line ends in \r*\n: the guest writes \r\n and the pty LAVA reads
+# QEMU's stdio through adds a \r (QEMU leaves output processing on).
 monitor() {
 	_t=$(re_quote "$1")
-	say "    - name: $(printf '%s' "$1" | tr / .)"
-	say "      start: $(yq "# Subtest: $_t\\r?\\n")"
-	say "      end: $(yq '\A\r?\n')"
-	say "      pattern: $(yq "(?:\\A|\\n)(?P<case> {4})?(?(case)|(?=(?:not )?ok \\d+ $_t(?: #|\\r|\\n)))(?=(?:[^\\r\\n]*? # )?(?P<result>SKIP|not ok|ok))(?:not )?ok \\d+ (?P<test_case_id>[^\\r\\n]*?)(?: # [^\\r\\n]*)?(?(case)\\r?\\n|(?=\\r?\\n))")"
+	say "    - name: $(printf '%s' "$1" | tr / _)"
+	say "      start: $(yq "# Subtest: $_t\\r*\\n")"
+	say "      end: $(yq '\A\r*\n(?=    # Subtest: |# |\[)')"
+	say "      pattern: $(yq "(?:\\A|\\n)(?P<case> {4})?(?(case)|(?=(?:not )?ok \\d+ $_t(?: #|\\r|\\n)))(?=(?:[^\\r\\n]*? # )?(?P<result>SKIP|not ok|ok))(?:not )?ok \\d+ (?P<test_case_id>[^\\r\\n]*?)(?: # [^\\r\\n]*)?(?(case)\\r*\\n|(?=\\r*\\n))")"
 	say "      fixupdict: {ok: pass, 'not ok': fail, SKIP: skip}"
 }
 
@@ -88,7 +99,7 @@ monitor() {
 # what each serves on fd 3.
 job() {
 	_k=$1 _p=$2
-	_secs=$(profile_get "$_p" timeout)
+	_secs=${LAVA_TIMEOUT:-$(profile_get "$_p" timeout)}
 	_initrd="$_k/$_p/initrd.cpio"
 	say "# bklfree: profile $_p on kernel $_k. Written by scripts/lava/lava-jobs.sh"
 	say "# from qemu-devices/$_p.profile; do not edit. What a LAVA run of it"

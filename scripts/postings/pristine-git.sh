@@ -22,7 +22,7 @@ g() { git -c core.trustctime=false -c core.checkStat=minimal "$@"; }
 if [ "$(cat "$cache/bklfree-stamp" 2>/dev/null)" != "$stamp" ]; then
 	start=$(now)
 	rm -rf "$cache"
-	mkdir -p "$cache" || die "cannot make '$cache'"
+	mkdir -p "$cache" "$BUILD/logs" || die "cannot make '$cache'"
 	{
 		git init -q --bare "$cache" &&
 			g --git-dir="$cache" config core.bare false &&

@@ -1,40 +1,42 @@
 # lava-monitor.py JOB.yaml CONSOLE: the LAVA test cases the job's monitors
-# make of a console log, "SUITE<TAB>CASE<TAB>RESULT" a line, as LAVA's
-# monitor action makes them: each monitor in turn waits for its start
-# regex, then takes the earliest match of its end or pattern regex (end on
-# a tie), consuming the text up to the match's end, until end matches; a
-# case is named by test_case_id lower-cased with runs of non-word
-# characters turned into _, and its result goes through fixupdict.
-# Written from LAVA's documented monitor behaviour for t1103; Python
-# because the monitors are Python regular expressions (pexpect, re.DOTALL).
-# Exit status 1 when a start or end is never found (in LAVA: a timeout).
+# make of a console log, "SUITE<TAB>CASE<TAB>RESULT" a line, made the way
+# lava-dispatcher 2023.01 makes them (TestMonitorAction, ShellCommand):
+# the console is read through a pty with pexpect, utf-8, searchwindowsize
+# 4000 and maxread 2000 as ShellCommand sets them (the pty turns the
+# guest's \r\n into \r\r\n, as it does for QEMU's stdio); each monitor in
+# turn waits for its start, then expects [EOF, TIMEOUT, end, pattern]
+# until end matches; a case is named by test_case_id lower-cased with runs
+# of non-word characters turned into _, and its result goes through
+# fixupdict. Python because LAVA's monitors are pexpect and Python regular
+# expressions. Exit status 1 when a start or end is never found (in LAVA:
+# the connection closes or the test action times out).
 import re
 import sys
 
+import pexpect
 import yaml
 
 job = yaml.safe_load(open(sys.argv[1]))
-rest = open(sys.argv[2], newline="").read()
 monitors = [m for a in job["actions"] if "test" in a for m in a["test"]["monitors"]]
+# "cat" in a pty: the guest's serial output as LAVA reads it.
+con = pexpect.spawn("cat", [sys.argv[2]], encoding="utf-8", codec_errors="replace",
+                    searchwindowsize=4000, maxread=2000, timeout=5)
 for m in monitors:
     suite = m["name"].replace(" ", "-").lower()
-    start = re.compile(m["start"], re.DOTALL).search(rest)
-    if not start:
+    try:
+        con.expect(m["start"])
+    except (pexpect.EOF, pexpect.TIMEOUT):
         print("%s: start never found" % suite, file=sys.stderr)
         sys.exit(1)
-    rest = rest[start.end():]
-    end = re.compile(m["end"], re.DOTALL)
-    pattern = re.compile(m["pattern"], re.DOTALL)
+    patterns = [pexpect.EOF, pexpect.TIMEOUT, m["end"], m["pattern"]]
     while True:
-        found = [(x.start(), i, x) for i, x in enumerate((end.search(rest), pattern.search(rest))) if x]
-        if not found:
+        i = con.expect(patterns)
+        if i < 2:
             print("%s: end never found" % suite, file=sys.stderr)
             sys.exit(1)
-        _, which, match = min(found, key=lambda f: (f[0], f[1]))
-        rest = rest[match.end():]
-        if which == 0:
+        if i == 2:
             break
-        g = match.groupdict()
+        g = con.match.groupdict()
         result = m.get("fixupdict", {}).get(g["result"], g["result"])
         case = re.sub(r"\W+", "_", g["test_case_id"].strip().lower())
         print("%s\t%s\t%s" % (suite, case, result))

@@ -3,9 +3,10 @@
 # profile and kernel LAVA can run, and names why for the rest; every job
 # passes LAVA's own schema (lava-validate.sh) and a broken one does not;
 # the jobs' monitors make of a real console (fixtures/lava: the core
-# profile's boots of both kernels, "# cov:" and "# lseek:" lines dropped)
-# exactly the cases tools/lab/verdict lists, and of a cut-short one no
-# complete run. No kernel is needed: the artifacts are URLs.
+# profile's boots of both kernels, "# cov:" and "# lseek:" lines dropped),
+# read as lava-dispatcher reads it (lava-monitor.py: pexpect through a
+# pty), exactly the cases tools/lab/verdict lists, also with 40 kB of
+# diagnostics in a test, and of a cut-short one no complete run. No kernel is needed: the artifacts are URLs.
 . "$TOP/tests/host/ktap.sh"
 
 fx="$TOP/tests/host/fixtures/lava"
@@ -23,16 +24,16 @@ lava_cases() {
 	"$py" "$TOP/tests/host/lava-monitor.py" "$1" "$2" | sort
 }
 # verdict_cases CONSOLE: verdict's cases named as LAVA names them: the
-# suite is the test with / as ., the case its description lower-cased with
+# suite is the test with / as _, the case its description lower-cased with
 # runs of non-word characters as _.
 verdict_cases() {
 	"$TOOLS/verdict" --cases "$1" | awk -F'\t' '{
-		s = $1; gsub("/", ".", s)
+		s = $1; gsub("/", "_", s)
 		c = tolower($4); gsub(/^[ \t]+|[ \t]+$/, "", c); gsub(/[^a-z0-9_]+/, "_", c)
 		print s "\t" c "\t" $3 }' | sort
 }
 
-ktap_plan 12
+ktap_plan 13
 
 profiles=$(ls "$TOP"/qemu-devices/*.profile | wc -l)
 gen >"$TMPDIR/gen.out" 2>&1
@@ -63,7 +64,7 @@ ktap_ok $? "LAVA's schema accepts every job" || ktap_diag "$(head -n 5 "$TMPDIR/
 
 # Broken jobs: a value the schema refuses, a monitor name LAVA refuses.
 sed 's/^visibility: public/visibility: everyone/' "$jobs/patched/core.yaml" >"$TMPDIR/bad-visibility.yaml"
-sed 's|^    - name: core\.chardev|    - name: core/chardev|' "$jobs/patched/core.yaml" >"$TMPDIR/bad-monitor.yaml"
+sed 's|^    - name: core_chardev|    - name: core/chardev|' "$jobs/patched/core.yaml" >"$TMPDIR/bad-monitor.yaml"
 validate "$jobs/patched/core.yaml" "$TMPDIR/bad-visibility.yaml" "$TMPDIR/bad-monitor.yaml" >"$TMPDIR/invalid.out" 2>&1
 rc=$?
 [ $rc -eq 1 ] && [ "$(grep -c '^invalid ' "$TMPDIR/invalid.out")" -eq 2 ] &&
@@ -111,6 +112,21 @@ for k in baseline patched; do
 done
 [ $same -eq 2 ] && grep -q "	fail\$" "$TMPDIR/lava-baseline" && grep -q "	skip\$" "$TMPDIR/lava-patched"
 ktap_ok $? "the monitors make every case verdict lists, pass, fail and skip alike, on a passing and a failing boot"
+
+# A long run of diagnostics inside a test (a real lseek-abi prints 40 kB
+# of records before its first case): pexpect then searches only the last
+# 4000 characters, whose start falls anywhere; at every alignment tried the
+# monitors still make exactly verdict's cases.
+awk '/# Subtest: lseek\/lseek-abi/ { print; for (i = 0; i < 900; i++) printf "    # lseek: /dev/tty%d\tchr\tESPIPE\tESPIPE\tESPIPE\tESPIPE\r\n", i; next } { print }' \
+	"$fx/core-patched.log" >"$TMPDIR/long.log"
+long_ok=0
+for pad in 0 1 2 3 5 8 13 21 34 55; do
+	sed "s/^\(    # lseek: \/dev\/tty0\)/\1$(printf "%${pad}s" "")/" "$TMPDIR/long.log" >"$TMPDIR/long-$pad.log"
+	lava_cases "$jobs/patched/core.yaml" "$TMPDIR/long-$pad.log" | cmp -s - "$TMPDIR/verdict-patched" &&
+		long_ok=$((long_ok + 1))
+done
+[ $long_ok -eq 10 ]
+ktap_ok $? "40 kB of diagnostics in a test, 10 alignments of pexpect's window: the monitors make verdict's cases ($long_ok of 10)"
 
 # A monitor that reads results wrong is caught by the same comparison.
 sed 's/SKIP|not ok|ok/not ok|ok/' "$jobs/patched/core.yaml" >"$TMPDIR/noskip.yaml"
