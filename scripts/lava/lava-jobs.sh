@@ -8,13 +8,15 @@
 # each URL must serve. A profile LAVA cannot run gets no job, and its
 # reason is a line of skipped.tsv (lava_cannot below). Every job is then
 # checked with LAVA's own schema. LAVA_TIMEOUT=SECS replaces the profiles'
-# timeouts (lava-submit.sh's hang check). docs/lava.md.
+# timeouts (lava-submit.sh's hang check). PROFILES= or SUBSYS= (the
+# profiles that exercise a subsystem's files) narrow the set. docs/lava.md.
 . "$(dirname "$0")/../lab/lib.sh"
 
 : "${LAVA_ARTIFACTS:=file://$RESULTS/lava/artifacts}"
 : "${LAVA_KVM:=0}"
 : "${KERNELS:=baseline patched}"
-: "${PROFILES:=$(all_profiles)}"
+# PROFILES, else SUBSYS's profiles (those that exercised its files), else all.
+PROFILES=$(sh "$(dirname "$0")/../lab/profiles.sh") || exit 1
 out="$RESULTS/lava/jobs"
 
 case $LAVA_ARTIFACTS in

@@ -33,7 +33,7 @@ verdict_cases() {
 		print s "\t" c "\t" $3 }' | sort
 }
 
-ktap_plan 13
+ktap_plan 14
 
 profiles=$(ls "$TOP"/qemu-devices/*.profile | wc -l)
 gen >"$TMPDIR/gen.out" 2>&1
@@ -86,6 +86,14 @@ j="$jobs/patched/virtio.yaml"
 	grep -q "^  - '-nodefaults'" "$j" && grep -q "^  job: {seconds: $((600 + 2 * 60))}" "$j" &&
 	grep -q "^images/virtio/vblk.img	image vblk.img 8\$" "$jobs/artifacts.tsv"
 ktap_ok $? "PROFILES, KERNELS and LAVA_ARTIFACTS select; the job carries the profile's arguments, images and timeout"
+# SUBSYS= takes the profiles scripts/lab/profiles.sh names for it: those
+# that exercised the subsystem's files in docs/coverage.tsv.
+want=$(SUBSYS=media sh "$TOP/scripts/lab/profiles.sh" | sort | tr '\n' ' ')
+PROFILES= SUBSYS=media KERNELS=patched gen >/dev/null 2>&1
+got=$(ls "$jobs"/patched | sed -n 's/\.yaml$//p' | sort | tr '\n' ' ')
+[ -n "$want" ] && [ "$got" = "$want" ]
+ktap_ok $? "SUBSYS=media makes jobs for the profiles that exercise media's files ($got)" ||
+	ktap_diag "want '$want', got '$got'"
 
 # refused VAR=VALUE ERROR: lava-jobs.sh fails with ERROR as its only line.
 refused() {
