@@ -88,7 +88,7 @@ j="$jobs/patched/virtio.yaml"
 ktap_ok $? "PROFILES, KERNELS and LAVA_ARTIFACTS select; the job carries the profile's arguments, images and timeout"
 # SUBSYS= takes the profiles scripts/lab/profiles.sh names for it: those
 # that exercised the subsystem's files in docs/coverage.tsv.
-want=$(SUBSYS=media sh "$TOP/scripts/lab/profiles.sh" | sort | tr '\n' ' ')
+want=$(PROFILES= SUBSYS=media sh "$TOP/scripts/lab/profiles.sh" | sort | tr '\n' ' ')
 PROFILES= SUBSYS=media KERNELS=patched gen >/dev/null 2>&1
 got=$(ls "$jobs"/patched | sed -n 's/\.yaml$//p' | sort | tr '\n' ' ')
 [ -n "$want" ] && [ "$got" = "$want" ]
