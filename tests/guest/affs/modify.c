@@ -435,10 +435,7 @@ static void run(void)
 	char node[AFFS_NR_VOLUMES][PATH_MAX];
 	size_t v;
 
-	affs_find(node);
-	for (v = 0; v < AFFS_NR_VOLUMES; v++)
-		if (!affs_volumes[v].dircache)
-			volume(&affs_volumes[v], node[v]);
+	affs_each_writable(node, volume);
 	for (v = 0; v < AFFS_NR_VOLUMES; v++)
 		if (affs_volumes[v].dircache)
 			ktap_ok(dircache_readonly(&affs_volumes[v], node[v]),

@@ -196,14 +196,10 @@ static void volume(const struct affs_volume *v, const char *node)
 static void run(void)
 {
 	char node[AFFS_NR_VOLUMES][PATH_MAX];
-	size_t v;
 
 	if (!make_source())
 		ktap_bail("no source buffer with an unreadable page");
-	affs_find(node);
-	for (v = 0; v < AFFS_NR_VOLUMES; v++)
-		if (!affs_volumes[v].dircache)
-			volume(&affs_volumes[v], node[v]);
+	affs_each_writable(node, volume);
 }
 
 const struct ktap_test ktap_test = {

@@ -74,6 +74,22 @@ static inline int affs_find(char node[][PATH_MAX])
 	return found;
 }
 
+/*
+ * affs_find(), then fn on each volume fs/affs mounts read-write (not the
+ * dircache one, which it mounts read-only) that the tests write on.
+ */
+static inline void affs_each_writable(char node[][PATH_MAX],
+				      void (*fn)(const struct affs_volume *,
+						 const char *))
+{
+	size_t v;
+
+	affs_find(node);
+	for (v = 0; v < AFFS_NR_VOLUMES; v++)
+		if (!affs_volumes[v].dircache)
+			fn(&affs_volumes[v], node[v]);
+}
+
 /* Mounts node on /tmp/affs-NAME (made if missing); 1 on success. */
 static inline int affs_mount(const char *node, const struct affs_volume *v,
 			     unsigned long flags, char *dir, size_t size)
