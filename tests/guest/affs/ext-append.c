@@ -57,16 +57,12 @@ static void volume(const struct affs_volume *v, const char *node)
 	unsigned int first = FIRST_BLOCKS * bsize;
 	unsigned int size = (FIRST_BLOCKS + MORE_BLOCKS) * bsize;
 	char root[64], path[PATH_MAX];
-	int up, fd, ok = 0, i;
+	int up, fd, ok = 0;
 
-	if (!node[0]) {
-		for (i = 0; i < CASES_PER_VOLUME; i++)
-			ktap_ok(0, "%s: disk %s missing (case %d)", v->name,
-				v->serial, i + 1);
+	up = affs_mount_case(v, node, 0, root, sizeof(root),
+			     CASES_PER_VOLUME);
+	if (up < 0)
 		return;
-	}
-	up = affs_mount(node, v, 0, root, sizeof(root));
-	ktap_ok(up, "%s: mount %s read-write", v->name, node);
 	snprintf(path, sizeof(path), "%s/%s", root, FILE_NAME);
 	if (up) {
 		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);

@@ -385,15 +385,11 @@ static void volume(const struct affs_volume *v, const char *node)
 	};
 	int up, i;
 
-	if (!node[0]) {
-		for (i = 0; i < CASES_PER_VOLUME; i++)
-			ktap_ok(0, "%s: disk %s missing (case %d)", v->name,
-				v->serial, i + 1);
-		return;
-	}
 	affs_model_init(&model);
-	up = affs_mount(node, v, 0, root, sizeof(root));
-	ktap_ok(up, "%s: mount %s read-write", v->name, node);
+	up = affs_mount_case(v, node, 0, root, sizeof(root),
+			     CASES_PER_VOLUME);
+	if (up < 0)
+		return;
 	for (i = 0; i < (int)ARRAY_SIZE(steps); i++) {
 		errno = 0;
 		ktap_ok(up && steps[i].fn(), "%s: %s", v->name, steps[i].what);

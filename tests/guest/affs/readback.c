@@ -39,16 +39,10 @@ static void volume(const struct affs_volume *v, const char *node)
 	struct stat st;
 	int up, folded;
 
-	if (!node[0]) {
-		int i;
-
-		for (i = 0; i < CASES_PER_VOLUME; i++)
-			ktap_ok(0, "%s: disk %s missing (case %d)", v->name,
-				v->serial, i + 1);
+	up = affs_mount_case(v, node, MS_RDONLY, dir, sizeof(dir),
+			     CASES_PER_VOLUME);
+	if (up < 0)
 		return;
-	}
-	up = affs_mount(node, v, MS_RDONLY, dir, sizeof(dir));
-	ktap_ok(up, "%s: mount %s read-only", v->name, node);
 	if (!up) {
 		int i;
 

@@ -111,14 +111,10 @@ static void volume(const struct affs_volume *v, const char *node)
 	ssize_t r;
 	int up, fd = -1, ok;
 
-	if (!node[0]) {
-		for (i = 0; i < CASES_PER_VOLUME; i++)
-			ktap_ok(0, "%s: disk %s missing (case %u)", v->name,
-				v->serial, i + 1);
+	up = affs_mount_case(v, node, 0, root, sizeof(root),
+			     CASES_PER_VOLUME);
+	if (up < 0)
 		return;
-	}
-	up = affs_mount(node, v, 0, root, sizeof(root));
-	ktap_ok(up, "%s: mount %s read-write", v->name, node);
 	snprintf(path, sizeof(path), "%s/%s", root, FILE_NAME);
 
 	ok = 0;

@@ -104,6 +104,29 @@ static inline int affs_mount(const char *node, const struct affs_volume *v,
 	return 1;
 }
 
+/*
+ * A volume's first case: mount node (read-only with MS_RDONLY in flags)
+ * on /tmp/affs-NAME. 1 mounted, 0 not; when the volume has no disk, all
+ * ncases cases of the volume fail here and the answer is -1.
+ */
+static inline int affs_mount_case(const struct affs_volume *v,
+				  const char *node, unsigned long flags,
+				  char *dir, size_t size, int ncases)
+{
+	int i, up;
+
+	if (!node[0]) {
+		for (i = 0; i < ncases; i++)
+			ktap_ok(0, "%s: disk %s missing (case %d)", v->name,
+				v->serial, i + 1);
+		return -1;
+	}
+	up = affs_mount(node, v, flags, dir, size);
+	ktap_ok(up, "%s: mount %s %s", v->name, node,
+		flags & MS_RDONLY ? "read-only" : "read-write");
+	return up;
+}
+
 static inline int affs_umount(const char *dir)
 {
 	if (umount(dir)) {
