@@ -1731,7 +1731,10 @@ static const struct rd_device gnss = {
 	},
 };
 
-/* each shorter than wMaxPacketSize: one short packet ends each transfer */
+/*
+ * one transfer each, none a multiple of wMaxPacketSize: its short last
+ * packet completes the driver's 512-byte read URB
+ */
 static const char *const gnss_nmea[] = {
 	"$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n",
 	"$GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1*39\r\n",
