@@ -98,5 +98,9 @@ module=gnss-usb
 # (pcwd_usb waits 250 ms for the card's answer) and the tests' 5 s unplug
 # waits behind the baseline's hung ldusb and iowarrior readers fail at
 # random on the baseline kernel.
-tests=usb/hcd-debugfs usb/gadget-classes usb/raw-vendor
+# Leaks of what the tests plugged, unplugged under open files and closed:
+# kmemleak (in every lab kernel, off by default) scans last, in
+# debug/kmemleak.
+cmdline=kmemleak=on
+tests=usb/hcd-debugfs usb/gadget-classes usb/raw-vendor debug/kmemleak
 timeout=120
