@@ -183,21 +183,6 @@ static int phy_says(const struct radio *r, const char *name, const char *want)
 	return 1;
 }
 
-/* A program's output as diagnostics, a line each. */
-static void diag_out(const char *what, const char *out)
-{
-	const char *p = out, *nl;
-
-	ktap_diag("%s:", what);
-	for (; *p; p = nl + 1) {
-		nl = strchrnul(p, '\n');
-		if (nl > p)
-			ktap_diag("  %.*s", (int)(nl - p), p);
-		if (!*nl)
-			break;
-	}
-}
-
 /* iw with argv (after "iw"), bounded: 1 when it exited 0. */
 static int iw(const char *const args[])
 {
@@ -214,7 +199,7 @@ static int iw(const char *const args[])
 		ktap_diag("iw %s %s %s %s: exit %d", args[0], args[1],
 			  args[2] ? args[2] : "", args[2] && args[3] ? args[3] : "",
 			  rc);
-		diag_out("iw", out);
+		run_diag_output("iw", out);
 	}
 	return rc == 0;
 }
@@ -467,7 +452,7 @@ static int mac_hwflags(void)
 			ok = 0;
 		}
 	if (!ok)
-		diag_out("hwflags", buf);
+		run_diag_output("hwflags", buf);
 	return ok;
 }
 
@@ -496,7 +481,7 @@ static int mac_queues(void)
 	}
 	ok = ok && !*p;
 	if (!ok)
-		diag_out("queues", buf);
+		run_diag_output("queues", buf);
 	if (!phy_file(&radio[0], "misc", buf, sizeof(buf)))
 		return 0;
 	p = buf;
@@ -508,7 +493,7 @@ static int mac_queues(void)
 	}
 	ok = ok && !strchr(p, '\n')[1];
 	if (!ok)
-		diag_out("misc", buf);
+		run_diag_output("misc", buf);
 	return ok;
 }
 
@@ -616,7 +601,7 @@ static int mac_writable(void)
 	be = strstr(old, "\nBE\t");
 	if (strncmp(old, "AC\tAQL limit low\tAQL limit high\n", 32) || !be ||
 	    sscanf(be, "\nBE\t%u\t\t%u\n", &low, &high) != 2) {
-		diag_out("aql_txq_limit", old);
+		run_diag_output("aql_txq_limit", old);
 		return 0;
 	}
 	ktap_diag("aql_txq_limit BE %u %u", low, high);
@@ -936,7 +921,7 @@ static int parse_stats(int i)
 	if (read_pieces(path, stats_buf, sizeof(stats_buf)) <= 0)
 		return 0;
 	if (strncmp(stats_buf, head, sizeof(head) - 1)) {
-		diag_out("rc_stats", stats_buf);
+		run_diag_output("rc_stats", stats_buf);
 		return 0;
 	}
 	r->n = 0;
@@ -951,7 +936,7 @@ static int parse_stats(int i)
 	if (!r->n || !p || *(nl ? nl : p) != '\n' ||
 	    sscanf(p, "\nTotal packet count::    ideal %ld      lookaround %ld",
 		   &ideal, &look) != 2) {
-		diag_out("rc_stats", stats_buf);
+		run_diag_output("rc_stats", stats_buf);
 		return 0;
 	}
 	total_packets[i] = ideal + look;
@@ -1124,7 +1109,7 @@ const struct ktap_test ktap_test = {
 		"CONFIG_CFG80211", "CONFIG_CFG80211_DEBUGFS", "CONFIG_MAC80211",
 		"CONFIG_MAC80211_RC_MINSTREL", "CONFIG_MAC80211_DEBUGFS",
 		"CONFIG_MAC80211_HWSIM", NULL },
-	.timeout = 90,
+	.timeout = 60,
 	.upstream = "patches/core 0058 (net/mac80211 no_llseek)",
 	.cases = cases,
 };
