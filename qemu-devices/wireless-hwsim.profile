@@ -19,6 +19,7 @@ kconfig=CONFIG_MAC80211_HWSIM=m
 module=mac80211_hwsim radios=2
 tool=/usr/sbin/iw
 tests=net/mac80211-hwsim
-# A boot takes about 7 s under TCG; the test's own alarm is 60 s (its
-# longest bounded wait, for the stations, is 20 s).
+# A boot takes about 7 s under TCG on an idle host, 26 s with other
+# boots running; the test's own alarm is 60 s (its longest bounded wait,
+# for the stations, is 20 s).
 timeout=90
