@@ -11,7 +11,7 @@
 packages="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 kmod rsync quilt ccache linux-source-6.1 qemu-system-x86 qemu-utils
 busybox-static coccinelle v4l-utils usbip fio unadf
-ibverbs-utils ibverbs-providers squashfs-tools genromfs
+ibverbs-utils ibverbs-providers squashfs-tools genromfs iw
 lava-common python3-pexpect python3-jsonschema python3-rfc3987 gcc-multilib"
 
 missing=
