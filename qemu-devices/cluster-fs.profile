@@ -36,4 +36,5 @@ module=ocfs2_dlmfs
 tool=/usr/sbin/mkfs.gfs2
 tool=/usr/sbin/mkfs.btrfs
 tests=fs/gfs2-btrfs fs/dlm-lockspace fs/ocfs2-control
-timeout=240
+# A boot takes 20 to 30 s under TCG; each test ends itself after 60 s.
+timeout=150

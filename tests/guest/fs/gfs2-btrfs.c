@@ -17,7 +17,13 @@
  *   - FS_IOC_GETFLAGS / FS_IOC_SETFLAGS (gfs2_fileattr_get/set): NOATIME
  *     set and read back; APPEND set, then an open for writing without
  *     O_APPEND is EPERM and an O_APPEND write lands at the end; cleared;
- *   - mmap of the file reads the written bytes (gfs2_mmap);
+ *   - mmap of the file reads the written bytes and a hole (gfs2_mmap); a
+ *     store into the hole page allocates its block (gfs2_page_mkwrite):
+ *     SEEK_DATA finds it after msync;
+ *   - the root lists exactly ".", "..", "rw" and "sparse" (gfs2_readdir);
+ *     gfs2_ioctl: FS_IOC_GETFSLABEL is the lock table, empty without
+ *     mkfs.gfs2 -t; FITRIM trims free blocks (the loop device passes
+ *     discards to tmpfs as holes); an unknown ioctl is ENOTTY;
  *   - unmount, loop device cleared.
  *
  * Btrfs (fs/btrfs/super.c): /dev/btrfs-control ioctls first on devices
@@ -34,6 +40,7 @@
  * unmount, after which FORGET_DEV is ENOENT (btrfs_close_devices frees a
  * one-device filesystem's list at unmount).
  */
+#include <dirent.h>
 #include <fcntl.h>
 #include <linux/btrfs.h>
 #include <linux/falloc.h>
@@ -266,17 +273,69 @@ out:
 
 static int gfs2_mmap(void)
 {
-	unsigned char *p;
+	unsigned char *p, b[4];
 	int ok;
+	off_t d;
 
 	fill(buf, 4096, 2);
-	p = mmap(NULL, 2 * 4096, PROT_READ, MAP_SHARED, sparse_fd, MIB - 4096);
+	p = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 sparse_fd, MIB - 4096);
 	if (p == MAP_FAILED)
 		return fail("mmap");
 	/* The page before 1 MiB is a hole (zeros), the next is data. */
 	ok = p[0] == 0 && p[4095] == 0 && !memcmp(p + 4096, buf, 4096);
+	/* A store into the hole allocates its block (gfs2_page_mkwrite). */
+	memcpy(p + 100, "mkwr", 4);
+	ok = !msync(p, 2 * 4096, MS_SYNC) && ok;
 	munmap(p, 2 * 4096);
-	return ok;
+	d = lseek(sparse_fd, MIB - 8192, SEEK_DATA);
+	ktap_diag("after the store SEEK_DATA %d is %lld", MIB - 8192,
+		  (long long)d);
+	return ok && d == MIB - 4096 &&
+	       pread(sparse_fd, b, 4, MIB - 4096 + 100) == 4 &&
+	       !memcmp(b, "mkwr", 4);
+}
+
+/* The root's entries, its label ioctl, FITRIM and an unknown ioctl. */
+static int gfs2_dir_ioctl(void)
+{
+	static const char *const names[] = { ".", "..", "rw", "sparse", NULL };
+	char label[FSLABEL_MAX + 1] = "x";
+	struct fstrim_range range = { .start = 0, .len = ~0ULL, .minlen = 0 };
+	const char *const *n;
+	struct dirent *e;
+	unsigned int seen = 0, others = 0;
+	int fd, ok, trim, unknown;
+	DIR *d = opendir(GFS2_MNT);
+
+	if (!d)
+		return fail(GFS2_MNT);
+	while ((e = readdir(d))) {
+		unsigned int i, known = 0;
+
+		for (i = 0, n = names; *n; n++, i++)
+			if (!strcmp(e->d_name, *n)) {
+				seen |= 1u << i;
+				known = 1;
+			}
+		others += !known;
+	}
+	closedir(d);
+	fd = open(GFS2_MNT, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(GFS2_MNT);
+	/* mkfs.gfs2 without -t: an empty lock table, the label. */
+	ok = !ioctl(fd, FS_IOC_GETFSLABEL, label) && label[0] == '\0';
+	trim = ioctl(fd, FITRIM, &range);
+	if (trim)
+		ktap_perror("FITRIM");
+	errno = 0;
+	unknown = ioctl(fd, _IO('x', 0x7f), 0);
+	ok = ok && unknown == -1 && errno == ENOTTY;
+	close(fd);
+	ktap_diag("entries %#x (+%u others), label \"%s\", FITRIM %d (%llu bytes)",
+		  seen, others, label, trim, (unsigned long long)range.len);
+	return ok && seen == 0xf && !others && trim == 0 && range.len > 0;
 }
 
 static int gfs2_umount(void)
@@ -519,7 +578,8 @@ static const struct ktap_case cases[] = {
 	{ "gfs2: SEEK_DATA and SEEK_HOLE of a sparse file", gfs2_seek },
 	{ "gfs2: fallocate KEEP_SIZE, plain, PUNCH_HOLE", gfs2_fallocate },
 	{ "gfs2: FS_IOC_SETFLAGS NOATIME and APPEND, GETFLAGS", gfs2_flags },
-	{ "gfs2: mmap reads a hole and data", gfs2_mmap },
+	{ "gfs2: mmap reads a hole and data, a store fills the hole", gfs2_mmap },
+	{ "gfs2: readdir, FS_IOC_GETFSLABEL, FITRIM, unknown ioctl ENOTTY", gfs2_dir_ioctl },
 	{ "gfs2: unmount, loop device cleared", gfs2_umount },
 	{ "btrfs: mkfs.btrfs makes a 128 MiB image", btrfs_mkfs },
 	{ "btrfs: btrfs-control GET_SUPPORTED_FEATURES", btrfs_features },
@@ -538,6 +598,6 @@ const struct ktap_test ktap_test = {
 					  "/dev/btrfs-control", NULL },
 	.kconfig = (const char *const[]){ "CONFIG_GFS2_FS", "CONFIG_BTRFS_FS",
 					  "CONFIG_BLK_DEV_LOOP", NULL },
-	.timeout = 120,
+	.timeout = 60,
 	.cases = cases,
 };

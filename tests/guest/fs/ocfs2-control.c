@@ -34,7 +34,8 @@
  * anything else, and they find no local address. With the one-node cluster the mkdir makes a DLM
  * lockspace (the join answered as dlm_controld would): a lock file made in
  * the domain opened for writing takes an EX lock and its write sets the
- * lock value block; opened read-only (PR) it reads back, default_llseek
+ * lock value block (ENOSPC past its 64 bytes); chmod changes its mode, its
+ * size is the LVB's; opened read-only (PR) it reads back, default_llseek
  * (SEEK_SET 8, SEEK_END is the LVB's 64 bytes), poll quiet (nothing
  * blocked); the domain's DLM debugfs dump shows the resource with its
  * lock still EX (userdlm keeps the level it got until another node's
@@ -42,6 +43,7 @@
  */
 #include <dirent.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 
 #include "fs/dlm-cluster.h"
@@ -298,6 +300,7 @@ static int domain_mkdir(void)
 static int lvb_write(void)
 {
 	int fd = open(LOCKF, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+	struct stat st;
 	int ok;
 
 	if (fd < 0)
@@ -309,6 +312,12 @@ static int lvb_write(void)
 	if (!ok)
 		ktap_perror("LVB write");
 	close(fd);
+	/* A lock file's attributes change like any (dlmfs_file_setattr). */
+	if (chmod(LOCKF, 0600) || stat(LOCKF, &st) ||
+	    (st.st_mode & 07777) != 0600 || st.st_size != LVB_LEN) {
+		ktap_perror("chmod " LOCKF);
+		ok = 0;
+	}
 	return ok;
 }
 
@@ -399,7 +408,7 @@ static const struct ktap_case cases[] = {
 	{ "dlmfs: mount, empty root, no files, long domain EINVAL", dlmfs_mount },
 	{ "dlmfs: no cluster: domain mkdir ENOENT (o2cb), ENOTCONN (user)", domain_no_cluster },
 	{ "dlmfs: with the one-node DLM cluster the domain mkdir joins", domain_mkdir },
-	{ "dlmfs: a lock file opened EX sets the LVB, ENOSPC past it", lvb_write },
+	{ "dlmfs: a lock file opened EX sets the LVB, ENOSPC past it, chmod", lvb_write },
 	{ "dlmfs: opened PR it reads the LVB, lseek, poll, the DLM dump", lvb_read },
 	{ "dlmfs: unlink, the domain rmdir leaves the lockspace", domain_rmdir },
 	{ "dlmfs: umount, cluster removed", dlmfs_umount },
@@ -413,6 +422,6 @@ const struct ktap_test ktap_test = {
 					  "CONFIG_OCFS2_FS_USERSPACE_CLUSTER",
 					  "CONFIG_DLM", "CONFIG_CONFIGFS_FS",
 					  NULL },
-	.timeout = 120,
+	.timeout = 60,
 	.cases = cases,
 };
