@@ -36,5 +36,6 @@ module=ocfs2_dlmfs
 tool=/usr/sbin/mkfs.gfs2
 tool=/usr/sbin/mkfs.btrfs
 tests=fs/gfs2-btrfs fs/dlm-lockspace fs/ocfs2-control
-# A boot takes 20 to 30 s under TCG; each test ends itself after 60 s.
+# A boot takes 20 to 45 s under TCG (more on a loaded host); each test
+# ends itself after 60 s.
 timeout=150

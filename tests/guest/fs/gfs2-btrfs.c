@@ -150,16 +150,30 @@ static void fill(unsigned char *p, size_t n, unsigned int seed)
 		p[i] = (unsigned char)(i * 13 + seed);
 }
 
+/* A new file at path holding buf filled with seed: its fd, or -1. */
+static int write_new(const char *path, unsigned int seed)
+{
+	int fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return ktap_perror(path);
+	fill(buf, sizeof(buf), seed);
+	if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf)) {
+		ktap_perror(path);
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 static int gfs2_rw(void)
 {
-	int fd = open(GFS2_MNT "/rw", O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+	int fd = write_new(GFS2_MNT "/rw", 1);
 	int ok;
 
 	if (fd < 0)
-		return fail("open " GFS2_MNT "/rw");
-	fill(buf, sizeof(buf), 1);
-	ok = write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) &&
-	     !fsync(fd) && !fdatasync(fd) &&
+		return 0;
+	ok = !fsync(fd) && !fdatasync(fd) &&
 	     pread(fd, back, sizeof(back), 0) == (ssize_t)sizeof(back) &&
 	     !memcmp(buf, back, sizeof(buf)) &&
 	     pread(fd, back, 16, sizeof(buf)) == 0 &&
@@ -511,14 +525,12 @@ static int btrfs_mount(void)
 
 static int btrfs_write_sync(void)
 {
-	int fd = open(BTRFS_MNT "/f", O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+	int fd = write_new(BTRFS_MNT "/f", 3);
 	int ok;
 
 	if (fd < 0)
-		return fail("open " BTRFS_MNT "/f");
-	fill(buf, sizeof(buf), 3);
-	ok = write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) &&
-	     !syncfs(fd) &&
+		return 0;
+	ok = !syncfs(fd) &&
 	     pread(fd, back, sizeof(back), 0) == (ssize_t)sizeof(back) &&
 	     !memcmp(buf, back, sizeof(buf));
 	if (!ok)
