@@ -6,18 +6,30 @@
  * (fs/dlm/debug_fs.c) read and seeked while the lock is held.
  *
  *   - the cluster in configfs: comms/1 is the local node at 127.0.0.1;
- *     its attributes read back (addr_list "AF_INET 127.0.0.1");
+ *     its attributes read back (addr_list "AF_INET 127.0.0.1"); comms/2
+ *     is node 2 at 127.0.0.2, where the test listens on the DLM port;
  *   - /dev/dlm-control: DLM_USER_CREATE_LOCKSPACE blocks in the kernel
- *     until the join uevent is answered (members, id, control 1,
- *     event_done 0); it returns the misc minor of /dev/dlm_LS; the
- *     lockspace's sysfs id reads back;
+ *     until the join uevent is answered (members 1 and 2, id, control 1,
+ *     event_done 0);
+ *   - node 2: midcomms keeps no entry for the local node, so only a
+ *     second member makes dlm/comms/N files (and rawmsg, the fops 0050
+ *     changes). The join's recovery connects to node 2 and sends it
+ *     RCOM_STATUS (read and checked: from node 1, this lockspace's id);
+ *     node 2 never answers, so the recovery waits and resends while the
+ *     test reads comms/2's state (ESTABLISHED), send_queue_count (0),
+ *     version (0: nothing came from node 2) and flags, seeks them
+ *     (seq_lseek), finds rawmsg without llseek (ESPIPE on both kernels)
+ *     and refusing a write shorter than a header (EINVAL), and receives
+ *     the raw message it writes there. Then it stops the recovery
+ *     (control 0), removes node 2 from the members and starts it again:
+ *     node 1 alone completes it, the create returns the misc minor of
+ *     /dev/dlm_LS, and the lockspace's sysfs id reads back;
  *   - /dev/dlm_LS: an EX lock request (DLM_USER_LOCK) returns the lock id;
  *     poll says POLLIN and a read gives the completion (struct
  *     dlm_lock_result: the castaddr and castparam given, status 0);
  *   - debugfs dlm/: exactly LS, LS_locks, LS_all, LS_toss, LS_waiters and
- *     comms (empty: a node has no midcomms entry for itself, so no
- *     comms/N files exist in a one-node cluster). The rsb dump (format1)
- *     shows the resource and "LKID EX", LS_locks (format2) and LS_all
+ *     comms/2 (no comms/1). The rsb dump (format1) shows the resource
+ *     and "LKID EX", LS_locks (format2) and LS_all
  *     (format3) the lock id and name, LS_toss not the resource (it is in
  *     use), LS_waiters nothing; a write to LS_waiters that does not parse
  *     is EINVAL, one naming no lock ENOENT; one to LS_locks that does not
@@ -32,7 +44,8 @@
  *     header line);
  *   - DLM_USER_REMOVE_LOCKSPACE answered through the leave uevent: the
  *     misc device, the sysfs directory and the debugfs files are gone;
- *   - the cluster removed from configfs.
+ *   - the cluster removed from configfs; comms/2 went with the last
+ *     lockspace (dlm_midcomms_shutdown).
  */
 #include <dirent.h>
 #include <linux/dlm.h>
@@ -232,6 +245,23 @@ static int peer_status(void)
 	       rc.rc_type == WIRE_RCOM_STATUS;
 }
 
+/* A DEFINE_SHOW_ATTRIBUTE file: seq_lseek, SEEK_SET 1 then SEEK_END. */
+static int show_seek(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+	char c;
+
+	if (fd < 0)
+		return fail(path);
+	ok = lseek(fd, 1, SEEK_SET) == 1 && read(fd, &c, 1) == 1;
+	errno = 0;
+	ok = ok && lseek(fd, 0, SEEK_END) == -1 && errno == EINVAL;
+	if (!ok)
+		ktap_perror(path);
+	close(fd);
+	return ok;
+}
+
 static int comms_files(void)
 {
 	char state[32], flags[32], queue[32], version[32];
@@ -250,7 +280,10 @@ static int comms_files(void)
 	ok = !strcmp(state, "ESTABLISHED\n") && !strcmp(queue, "0\n") &&
 	     !strcmp(version, "0x00000000\n") && flags[0] >= '0' &&
 	     flags[0] <= '9';
-	return ok;
+	ok = show_seek(COMMS "/state") && ok;
+	ok = show_seek(COMMS "/flags") && ok;
+	ok = show_seek(COMMS "/send_queue_count") && ok;
+	return show_seek(COMMS "/version") && ok;
 }
 
 /*
@@ -700,7 +733,7 @@ static const struct ktap_case cases[] = {
 	{ "configfs: a one-node cluster, node 1 local at 127.0.0.1", cluster_up },
 	{ "dlm-control: DLM_USER_CREATE_LOCKSPACE " LS " answered as dlm_controld", ls_create },
 	{ "node 2: the join's recovery sends it RCOM_STATUS", node2_status },
-	{ "debugfs dlm/comms/2: state, flags, send_queue_count, version", node2_comms },
+	{ "debugfs dlm/comms/2: state, flags, send_queue_count, version; seq_lseek", node2_comms },
 	{ "debugfs dlm/comms/2/rawmsg: lseek ESPIPE, short write EINVAL, a message reaches node 2", node2_rawmsg },
 	{ "/dev/dlm_" LS ": DLM_USER_LOCK EX, completion through poll and read", lock_ex },
 	{ "debugfs dlm: the lockspace's five files, comms/2 only", debugfs_names },
