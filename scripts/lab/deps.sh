@@ -7,11 +7,13 @@
 # lava-common for LAVA's job schema (make lava-jobs) and python3-pexpect, which
 # lava-dispatcher reads a console with (t1103's monitors); python3-jsonschema and
 # python3-rfc3987 for the KCIDB schema check (its uri format); gcc-multilib
-# for the 32-bit guest tests (*-m32.c).
+# for the 32-bit guest tests (*-m32.c); gfs2-utils and btrfs-progs for the
+# mkfs.gfs2 and mkfs.btrfs the cluster-fs profile's guest runs; iw for the
+# wireless-hwsim profile.
 packages="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
 kmod rsync quilt ccache linux-source-6.1 qemu-system-x86 qemu-utils
 busybox-static coccinelle v4l-utils usbip fio unadf
-ibverbs-utils ibverbs-providers squashfs-tools genromfs iw
+ibverbs-utils ibverbs-providers squashfs-tools genromfs iw gfs2-utils btrfs-progs
 lava-common python3-pexpect python3-jsonschema python3-rfc3987 gcc-multilib"
 
 missing=
