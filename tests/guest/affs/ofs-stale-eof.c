@@ -54,16 +54,6 @@
 
 static unsigned char buf[2 * PAGE], want[2 * PAGE];
 
-static const struct affs_volume *ofs_volume(void)
-{
-	size_t v;
-
-	for (v = 0; v < AFFS_NR_VOLUMES; v++)
-		if (!strcmp(affs_volumes[v].name, "ofs-intl"))
-			return &affs_volumes[v];
-	return NULL;
-}
-
 /* Blocks of the device whose OFS data area is all MARKER bytes. */
 static long marker_blocks(const char *node)
 {
@@ -326,17 +316,11 @@ static int mapped_from_disk(const char *dir)
 
 static void run(void)
 {
-	char node[AFFS_NR_VOLUMES][PATH_MAX], root[64], dir[PATH_MAX];
-	const struct affs_volume *v = ofs_volume();
-	const char *dev_node = "";
+	char dev_node[PATH_MAX], root[64], dir[PATH_MAX];
+	const struct affs_volume *v;
 	int up;
 
-	affs_find(node);
-	if (v)
-		dev_node = node[v - affs_volumes];
-	up = v && dev_node[0] && affs_mount(dev_node, v, 0, root,
-					    sizeof(root));
-	ktap_ok(up, "ofs-intl: mount %s read-write", dev_node);
+	up = affs_mount_named("ofs-intl", &v, dev_node, root, sizeof(root));
 	snprintf(dir, sizeof(dir), "%.64s/%s", root, DIR_NAME);
 	if (up && mkdir(dir, 0755))
 		up = ktap_perror(dir) + 1;
