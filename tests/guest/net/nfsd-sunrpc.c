@@ -49,6 +49,7 @@
 #include <sys/wait.h>
 
 #include "ktap.h"
+#include "netfs.h"
 
 #define NFSD_FS		"/proc/fs/nfsd"
 #define RPC		"/proc/net/rpc"
@@ -72,22 +73,6 @@ static const char *const headers[] = {
 static pid_t rpcbind = -1;
 static int nfsd_mounted, pipefs_mounted, export_mounted;
 
-/* A failed check's diagnostic; 0 for the case. */
-#define FAIL(...) (ktap_diag(__VA_ARGS__), 0)
-/* Reads a whole small file: length, or -1 with errno. */
-static ssize_t slurp(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n, len = 0;
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return n < 0 ? -1 : len;
-}
 
 /*
  * One nfsctl transaction: write in (if any), read the reply from the same
@@ -144,21 +129,6 @@ static int xact_err(const char *name, const char *in, int err)
 	return 1;
 }
 
-/* Writes a whole line to path with one write(): 0 or -errno. */
-static int put(const char *path, const char *line)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, line, strlen(line));
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n == (ssize_t)strlen(line) ? 0 : n < 0 ? (int)n : -EIO;
-}
-
 static void cache_path(char *buf, size_t size, const char *cache,
 		       const char *file)
 {
@@ -171,21 +141,6 @@ static long long expiry(void)
 	return (long long)time(NULL) + 3600;
 }
 
-static int lo_up(void)
-{
-	struct ifreq ifr = { 0 };
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	int ok;
-
-	if (s < 0)
-		return ktap_perror("socket") + 1;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
-	ok = !ioctl(s, SIOCGIFFLAGS, &ifr);
-	ifr.ifr_flags |= IFF_UP;
-	ok = ok && !ioctl(s, SIOCSIFFLAGS, &ifr);
-	close(s);
-	return ok;
-}
 
 /*
  * The nfsd filesystem on its usual place, lo up (the GETATTR goes over
@@ -976,8 +931,8 @@ static const struct ktap_case cases[] = {
 
 const struct ktap_test ktap_test = {
 	.plan = ARRAY_SIZE(cases),
-	.kconfig = (const char *const[]){ "CONFIG_NFSD", "CONFIG_SUNRPC",
-					  "CONFIG_TMPFS", NULL },
+	/* CONFIG_NFSD selects SUNRPC, LOCKD and EXPORTFS */
+	.kconfig = (const char *const[]){ "CONFIG_NFSD", "CONFIG_TMPFS", NULL },
 	.timeout = 90,
 	.upstream = "patches/core 0060 (net/sunrpc: drop no_llseek initialisers)",
 	.cases = cases,
