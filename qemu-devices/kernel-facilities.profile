@@ -39,5 +39,5 @@ module=romfs
 module=squashfs
 tool=/usr/bin/genromfs
 tool=/usr/bin/mksquashfs
-tests=core/mqueue core/fanotify core/hugetlbfs core/profile core/kprobes-debugfs block/romfs-squashfs block/blktrace-relay
+tests=core/mqueue kselftest/mq-open-tests core/fanotify core/hugetlbfs core/profile core/kprobes-debugfs block/romfs-squashfs block/blktrace-relay
 timeout=90
