@@ -98,38 +98,34 @@ static int set_switch(const char *path, const char *word, const char *want)
 	return !err && !strcmp(now, want);
 }
 
-/* A counter of /proc/vmstat; -1 when missing. */
-static long long vmstat(const char *name)
+/*
+ * The number after "NAME" and sep on a line of file (/proc/vmstat: a
+ * space, /proc/meminfo: a colon, in kB); -1 when missing.
+ */
+static long long proc_field(const char *file, const char *name, char sep)
 {
 	char line[256];
 	size_t len = strlen(name);
 	long long v = -1;
-	FILE *f = fopen("/proc/vmstat", "r");
+	FILE *f = fopen(file, "r");
 
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, name, len) && line[len] == ' ')
+		if (!strncmp(line, name, len) && line[len] == sep)
 			v = atoll(line + len + 1);
 	fclose(f);
 	return v;
 }
 
-/* A field of /proc/meminfo in kB; -1 when missing. */
+static long long vmstat(const char *name)
+{
+	return proc_field("/proc/vmstat", name, ' ');
+}
+
 static long meminfo(const char *name)
 {
-	char line[256];
-	size_t len = strlen(name);
-	long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, name, len) && line[len] == ':')
-			v = atol(line + len + 1);
-	fclose(f);
-	return v;
+	return proc_field("/proc/meminfo", name, ':');
 }
 
 /*
@@ -242,31 +238,18 @@ static int defrag_switch(void)
 			  "always defer defer+madvise [madvise] never");
 }
 
-static int madvised_fault(void)
-{
-	long long before = vmstat("thp_fault_alloc"), after;
-	long kb, eligible;
-
-	huge = aligned_region(MADV_HUGEPAGE);
-	if (!huge)
-		return 0;
-	fill(huge);
-	after = vmstat("thp_fault_alloc");
-	kb = smaps(huge, "AnonHugePages");
-	eligible = smaps(huge, "THPeligible");
-	ktap_diag("AnonHugePages %ld kB, THPeligible %ld, thp_fault_alloc %lld -> %lld",
-		  kb, eligible, before, after);
-	return kb == 2048 && eligible == 1 && before >= 0 &&
-	       after == before + 1;
-}
-
-/* A region without MADV_HUGEPAGE, in madvise mode or with "never". */
-static int no_thp(int advice)
+/*
+ * Maps a region with advice (-1: none) and writes it: one huge page
+ * (AnonHugePages 2048 kB, THPeligible 1, thp_fault_alloc + 1) when
+ * want_huge, else none and no count. The region is left in *region.
+ */
+static int fault_region(int advice, int want_huge, unsigned char **region)
 {
 	long long before = vmstat("thp_fault_alloc"), after;
 	unsigned char *r = aligned_region(advice);
 	long kb, eligible;
 
+	*region = r;
 	if (!r)
 		return 0;
 	fill(r);
@@ -275,8 +258,24 @@ static int no_thp(int advice)
 	eligible = smaps(r, "THPeligible");
 	ktap_diag("AnonHugePages %ld kB, THPeligible %ld, thp_fault_alloc %lld -> %lld",
 		  kb, eligible, before, after);
-	munmap(r, HPAGE);
-	return kb == 0 && eligible == 0 && after == before;
+	return kb == (want_huge ? 2048 : 0) && eligible == want_huge &&
+	       before >= 0 && after == before + want_huge;
+}
+
+static int madvised_fault(void)
+{
+	return fault_region(MADV_HUGEPAGE, 1, &huge);
+}
+
+/* A region that gets no huge page, in madvise mode or with "never". */
+static int no_thp(int advice)
+{
+	unsigned char *r;
+	int ok = fault_region(advice, 0, &r);
+
+	if (r)
+		munmap(r, HPAGE);
+	return ok;
 }
 
 static int plain_region(void)

@@ -28,7 +28,6 @@
  * in-kernel irqchip, so hlt goes to userspace). Each KVM_RUN is bounded by
  * a timer signal, which makes it return EINTR.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <sys/ioctl.h>
