@@ -98,9 +98,5 @@ module=gnss-usb
 # (pcwd_usb waits 250 ms for the card's answer) and the tests' 5 s unplug
 # waits behind the baseline's hung ldusb and iowarrior readers fail at
 # random on the baseline kernel.
-# Not kmemleak=on (as usbip has): it slows every allocation enough under
-# TCG that pcwd_usb's 250 ms command timeout (USB_COMMAND_TIMEOUT) runs
-# out before the raw_gadget emulator answers; two boots with it failed
-# pcwd_usb cases (no leak reported).
 tests=usb/hcd-debugfs usb/gadget-classes usb/raw-vendor
 timeout=120
