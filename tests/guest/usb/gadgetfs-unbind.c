@@ -21,10 +21,8 @@
  * It has a profile of its own (usb-gadgetfs, oops=panic): the unfixed
  * kernel leaves dummy_udc unusable and its locks held.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <endian.h>
@@ -32,6 +30,7 @@
 #include "ktap.h"
 
 #include "gadgetfs.h"
+#include "usb-sysfs.h"
 
 #define GFS_DIR		"/tmp/gadgetfs-unbind"
 #define GFS_EP0		GFS_DIR "/dummy_udc"
@@ -44,47 +43,10 @@ static int ep0 = -1;
 static int kmsg = -1;
 static char usbdev[32];		/* sysfs name of the gadget, "3-1" */
 
-static int get(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
-}
-
-/* sysfs name of the USB device GFS_VID:GFS_PID into usbdev, 0 if none. */
+/* Finds the gadget on the host: its sysfs name into usbdev. */
 static int find_gadget(void)
 {
-	char path[300], v[16], p[16];
-	struct dirent *d;
-	DIR *dir = opendir("/sys/bus/usb/devices");
-	int found = 0;
-
-	while (dir && (d = readdir(dir)) && !found) {
-		snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/idVendor",
-			 d->d_name);
-		if (get(path, v, sizeof(v)))
-			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/bus/usb/devices/%s/idProduct", d->d_name);
-		if (get(path, p, sizeof(p)))
-			continue;
-		if (strtoul(v, NULL, 16) == GFS_VID &&
-		    strtoul(p, NULL, 16) == GFS_PID &&
-		    strlen(d->d_name) < sizeof(usbdev)) {
-			memcpy(usbdev, d->d_name, strlen(d->d_name) + 1);
-			found = 1;
-		}
-	}
-	if (dir)
-		closedir(dir);
-	return found;
+	return find_usb(GFS_VID, GFS_PID, usbdev, sizeof(usbdev));
 }
 
 /*
@@ -94,23 +56,7 @@ static int find_gadget(void)
  */
 static long host_config(void)
 {
-	char path[300], v[16];
-
-	snprintf(path, sizeof(path),
-		 "/sys/bus/usb/devices/%s/bConfigurationValue", usbdev);
-	if (get(path, v, sizeof(v)))
-		return -1;
-	return strtol(v, NULL, 10);
-}
-
-/* Waits up to ms for the gadget to leave the host (sysfs, no events). */
-static int gadget_gone(int ms)
-{
-	long long end = ktap_now_ms() + ms;
-
-	while (find_gadget() && ktap_now_ms() < end)
-		sched_yield();
-	return !find_gadget();
+	return usb_attr(usbdev, "bConfigurationValue", 10);
 }
 
 static int bind_gadgetfs(void)
@@ -233,7 +179,7 @@ static int t_close(void)
 	int ok = close(ep0) == 0;
 
 	ep0 = -1;
-	ok = ok && gadget_gone(GONE_WAIT_MS);
+	ok = ok && usb_gone(GFS_VID, GFS_PID, GONE_WAIT_MS);
 	if (!ok)
 		ktap_diag("host device '%s' still there", usbdev);
 	return ok;
@@ -263,7 +209,7 @@ static int t_rebind(void)
 
 static int t_close_umount(void)
 {
-	int ok = close(ep0) == 0 && gadget_gone(GONE_WAIT_MS);
+	int ok = close(ep0) == 0 && usb_gone(GFS_VID, GFS_PID, GONE_WAIT_MS);
 
 	ep0 = -1;
 	if (umount(GFS_DIR))
