@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 
 #include "ktap.h"
+#include "netif.h"
 
 #define DLM_CFS "/sys/kernel/config"
 #define DLM_CLUSTER DLM_CFS "/dlm/cluster"
@@ -103,19 +104,9 @@ static inline int dlm_mkdir(const char *path)
 /* lo up: fs/dlm/lowcomms.c binds its listening socket to 127.0.0.1. */
 static inline int dlm_lo_up(void)
 {
-	struct ifreq ifr = { .ifr_flags = 0 };
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ok;
-
-	if (s < 0)
-		return ktap_perror("socket AF_INET"), 0;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
-	ok = !ioctl(s, SIOCGIFFLAGS, &ifr);
-	ifr.ifr_flags |= IFF_UP;
-	ok = ok && !ioctl(s, SIOCSIFFLAGS, &ifr);
-	if (!ok)
-		ktap_perror("lo up");
-	close(s);
-	return ok;
+	if (netif_up("lo"))
+		return 1;
+	return ktap_perror("lo up"), 0;
 }
 
 /*

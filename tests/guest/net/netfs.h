@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 
 #include "ktap.h"
+#include "netif.h"
 
 /* A failed check's diagnostic; 0 for the case. */
 #define FAIL(...) (ktap_diag(__VA_ARGS__), 0)
@@ -20,18 +21,7 @@
 /* Brings the loopback interface up: 1, or 0 with errno. */
 static inline int lo_up(void)
 {
-	struct ifreq ifr = { 0 };
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	int ok;
-
-	if (s < 0)
-		return 0;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
-	ok = !ioctl(s, SIOCGIFFLAGS, &ifr);
-	ifr.ifr_flags |= IFF_UP;
-	ok = ok && !ioctl(s, SIOCSIFFLAGS, &ifr);
-	close(s);
-	return ok;
+	return netif_up("lo");
 }
 
 /* Reads a whole small file, NUL-terminated: its length, or -1 with errno. */
