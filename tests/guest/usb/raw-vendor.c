@@ -222,12 +222,20 @@ static int bound(void *arg)
 }
 
 /* The device and its node are gone. */
+/*
+ * The node and the interface's bus link go before the driver's
+ * disconnect() has run to its end (bus_remove_device() drops the link
+ * first; idmouse removes its node, then marks itself gone); the USB
+ * device ("1-1" of "1-1:1.0") is deleted only after every interface's
+ * disconnect returned, so that is what the unplug waits for.
+ */
 static int gone(void *arg)
 {
 	struct plug *p = arg;
 	char path[320];
 
-	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s", p->intf);
+	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%.*s",
+		 (int)strcspn(p->intf, ":"), p->intf);
 	return access(path, F_OK) && access(p->path, F_OK);
 }
 
