@@ -15,7 +15,8 @@ kconfig=CONFIG_IA32_EMULATION=y
 # (VIDIOC_DQEVENT32_TIME32).
 kconfig=CONFIG_COMPAT_32BIT_TIME=y
 module=vivid n_devs=1 node_types=0x1
-tests=media/vivid-capture media/vivid-sequence media/vivid-stress media/v4l2-compliance media/vivid-disconnect media/vivid-disconnect-m32 media/vivid-driver-calls
+# media/vivid-unbind unbinds vivid in sysfs and binds it again: it runs last.
+tests=media/vivid-capture media/vivid-sequence media/vivid-stress media/v4l2-compliance media/vivid-disconnect media/vivid-disconnect-m32 media/vivid-driver-calls media/vivid-unbind
 # v4l2-compliance runs from Debian's v4l-utils, from the host's /usr shared
 # read-only into the guest.
 tool=/usr/bin/v4l2-compliance
