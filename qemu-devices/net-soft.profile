@@ -20,3 +20,9 @@ module=macvtap
 module=atm
 tests=net/soft-netdevs
 timeout=60
+kconfig=CONFIG_NETFILTER=y
+kconfig=CONFIG_NETFILTER_ADVANCED=y
+kconfig=CONFIG_NETFILTER_XTABLES=m
+kconfig=CONFIG_IP_NF_IPTABLES=m
+kconfig=CONFIG_IP_NF_FILTER=m
+kconfig=CONFIG_NETFILTER_XT_MATCH_RECENT=m

@@ -95,3 +95,5 @@ module=pcwd_usb
 # random on the baseline kernel.
 tests=usb/hcd-debugfs usb/gadget-classes usb/raw-vendor
 timeout=120
+kconfig=CONFIG_GNSS=m
+kconfig=CONFIG_GNSS_USB=m
