@@ -48,7 +48,7 @@ HOST_TOOLS := $(foreach g,$(TOOL_GROUPS),\
 GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	$(wildcard tests/guest/*/*.c))
 
-.PHONY: all deps tree apply config build tools guest initramfs boot report \
+.PHONY: all deps tree apply config build tools guest kselftests initramfs boot report \
 	check check-host bench clean llseek-report regen staging-report staging-move-regen \
 	fuzz-affs coverage lava-jobs lava-up lava-down lava-submit check-lava kcidb postings
 
@@ -93,6 +93,11 @@ $(BUILD)/guest/tests/%-m32: tests/guest/%-m32.c $(GUEST_HEADERS) $(wildcard test
 	@mkdir -p $(@D)
 	$(CC) $(GUEST_CFLAGS) -m32 -o $@ $<
 
+# The kernel's own selftests that tests/guest/kselftest/*.c run, built
+# static from the extracted tree (tests/guest/kselftest/programs).
+kselftests: tree
+	@scripts/lab/kselftests.sh
+
 tree:
 	@scripts/lab/tree.sh
 
@@ -105,7 +110,7 @@ config: apply tools
 build: config
 	@for k in $(KERNELS); do scripts/lab/build-kernel.sh $$k || exit 1; done
 
-initramfs: tree guest
+initramfs: tree guest kselftests
 	@scripts/lab/initramfs.sh
 
 boot: build initramfs

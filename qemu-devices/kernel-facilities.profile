@@ -39,8 +39,6 @@ module=romfs
 module=squashfs
 tool=/usr/bin/genromfs
 tool=/usr/bin/mksquashfs
-tests=core/mqueue core/fanotify core/hugetlbfs core/profile core/kprobes-debugfs block/romfs-squashfs block/blktrace-relay
+tests=core/mqueue kselftest/mq-open-tests core/fanotify core/hugetlbfs core/profile core/kprobes-debugfs block/romfs-squashfs block/blktrace-relay
 timeout=90
 kconfig=CONFIG_TRANSPARENT_HUGEPAGE=y
-kconfig=CONFIG_SWAP=y
-kconfig=CONFIG_HIBERNATION=y

@@ -171,6 +171,9 @@ profile_initrd() {
 			need_file "$BUILD/guest/tests/$_t" "no guest test '$_t': run 'make guest'"
 			echo "dir /tests/${_t%/*} 0755 0 0"
 			echo "file /tests/$_t $BUILD/guest/tests/$_t 0755 0 0"
+			# A kernel selftest lies beside the test that runs it.
+			[ ! -f "$BUILD/guest/tests/$_t.ksft" ] ||
+				echo "file /tests/$_t.ksft $BUILD/guest/tests/$_t.ksft 0755 0 0"
 		done
 		echo "dir /lib/modules/$_ver 0755 0 0"
 		for _f in modules.dep modules.alias modules.symbols modules.builtin modules.order; do
