@@ -9,6 +9,7 @@ description=test_hmm's /dev/hmm_dmirror devices under the kernel's own HMM selft
 kconfig=CONFIG_MIGRATION=y
 kconfig=CONFIG_MEMORY_HOTPLUG=y
 kconfig=CONFIG_MEMORY_HOTREMOVE=y
+kconfig=CONFIG_SPARSEMEM_VMEMMAP=y
 kconfig=CONFIG_ZONE_DEVICE=y
 kconfig=CONFIG_DEVICE_PRIVATE=y
 kconfig=CONFIG_TEST_HMM=m
