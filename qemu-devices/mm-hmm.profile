@@ -12,6 +12,8 @@ kconfig=CONFIG_MEMORY_HOTREMOVE=y
 kconfig=CONFIG_SPARSEMEM_VMEMMAP=y
 kconfig=CONFIG_ZONE_DEVICE=y
 kconfig=CONFIG_DEVICE_PRIVATE=y
+# TEST_HMM sits in the Runtime Testing menu, which allnoconfig leaves off.
+kconfig=CONFIG_RUNTIME_TESTING_MENU=y
 kconfig=CONFIG_TEST_HMM=m
 kconfig=CONFIG_TRANSPARENT_HUGEPAGE=y
 # hmm-tests' get_user_pages cases go through debugfs gup_test.
