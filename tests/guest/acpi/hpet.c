@@ -134,15 +134,17 @@ static int periodic_on(void)
 	return info(&hi) && hi.hi_ireqfreq == FREQ;
 }
 
-static int readable_within(int ms)
+/* Readable within ms? A diagnostic when it is not, or when verbose. */
+static int readable(int ms, int verbose)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
 	long long t0 = ktap_now_ms();
-	int r = poll(&p, 1, ms);
+	int r = poll(&p, 1, ms), ok = r == 1 && (p.revents & POLLIN);
 
-	ktap_diag("poll %d revents 0x%x after %lld ms", r, p.revents,
-		  ktap_now_ms() - t0);
-	return r == 1 && (p.revents & POLLIN);
+	if (verbose || !ok)
+		ktap_diag("poll %d revents 0x%x after %lld ms", r, p.revents,
+			  ktap_now_ms() - t0);
+	return ok;
 }
 
 static int first_interrupt(void)
@@ -151,7 +153,7 @@ static int first_interrupt(void)
 	unsigned int small;
 	int short_read;
 
-	if (!readable_within(IRQ_WAIT_MS))
+	if (!readable(IRQ_WAIT_MS, 1))
 		return 0;
 	short_read = fails(read(fd, &small, sizeof(small))) == EINVAL;
 	if (read(fd, &v, sizeof(v)) != sizeof(v))
@@ -167,7 +169,7 @@ static int rate(void)
 
 	/* Each read returns the interrupts since the last; poll bounds it. */
 	while ((t = ktap_now_ms() - t0) < COUNT_MS) {
-		if (!readable_within(IRQ_WAIT_MS) ||
+		if (!readable(IRQ_WAIT_MS, 0) ||
 		    read(fd, &v, sizeof(v)) != sizeof(v))
 			return 0;
 		sum += v;
@@ -210,7 +212,7 @@ static int oneshot(void)
 	if (ioctl(fd, HPET_DPI, 0) || ioctl(fd, HPET_IE_ON, 0))
 		return 0;
 	for (i = 0; i < 3; i++) {
-		if (!readable_within(IRQ_WAIT_MS) ||
+		if (!readable(IRQ_WAIT_MS, 0) ||
 		    read(fd, &v, sizeof(v)) != sizeof(v))
 			break;
 		sum += v;

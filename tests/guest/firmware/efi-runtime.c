@@ -29,7 +29,8 @@
  *     FMODE_LSEEK at open: the same on both kernels).
  * /dev/efi_capsule_loader (a write starts with the capsule header,
  * efi_capsule_header_t; after an error every write is EIO until close):
- *   - part of a header is taken and waits for the rest;
+ *   - part of a header is taken and waits for the rest; closed so, the
+ *     upload is dropped ("capsule upload not complete");
  *   - a header of image size 0 is EINVAL ("invalid capsule size"), the
  *     next write EIO; a flag outside EFI_CAPSULE_SUPPORTED_FLAG_MASK is
  *     EINVAL;
@@ -439,13 +440,14 @@ static int kmsg_has(int k, const char *what)
 
 static int partial_header(void)
 {
-	int c = open(CAPSULE, O_WRONLY | O_CLOEXEC);
+	int c = open(CAPSULE, O_WRONLY | O_CLOEXEC), k = kmsg_open();
 	ssize_t n;
 
 	if (c < 0)
 		return 0;
 	n = write(c, &unknown_capsule, 10);
-	return n == 10 && !close(c);
+	return n == 10 && !close(c) &&
+	       kmsg_has(k, "capsule upload not complete");
 }
 
 static int size_zero(void)
@@ -503,7 +505,7 @@ static const struct ktap_case cases[] = {
 	{ "GET_NEXTHIGHMONOTONICCOUNT counts up by one", mono_count },
 	{ "QUERY_CAPSULECAPABILITIES of an unknown GUID: EFI_UNSUPPORTED", capsule_caps },
 	{ "an unknown command is ENOTTY, lseek ESPIPE", test_unknown_lseek },
-	{ CAPSULE ": 10 bytes of a header are taken", partial_header },
+	{ CAPSULE ": 10 bytes of a header taken, dropped at close", partial_header },
 	{ "image size 0: EINVAL, invalid capsule size, then EIO", size_zero },
 	{ "a flag outside the supported mask: EINVAL", bad_flag },
 	{ "unknown GUID: capsule not supported, EINVAL; lseek ESPIPE", unsupported },
