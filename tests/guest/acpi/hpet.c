@@ -147,6 +147,21 @@ static int readable(int ms, int verbose)
 	return ok;
 }
 
+/* The interrupt line of timer 2, for the record: "hpet2" in /proc/interrupts. */
+static void show_irq(void)
+{
+	FILE *f = fopen("/proc/interrupts", "r");
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (strstr(line, "hpet2")) {
+			line[strcspn(line, "\n")] = '\0';
+			ktap_diag("%s", line);
+		}
+	if (f)
+		fclose(f);
+}
+
 static int first_interrupt(void)
 {
 	unsigned long v = 0;
@@ -159,6 +174,7 @@ static int first_interrupt(void)
 	if (read(fd, &v, sizeof(v)) != sizeof(v))
 		return 0;
 	ktap_diag("read count %lu", v);
+	show_irq();
 	return short_read && v >= 1;
 }
 
