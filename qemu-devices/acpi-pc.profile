@@ -10,6 +10,10 @@
 # The ERST store is a 64 KiB file made in the run directory, which
 # boot.sh empties before each boot, so every boot starts with no records.
 # hpet_mmap=1: the register page maps when the kernel has CONFIG_HPET_MMAP.
+# timeout: the boot takes 6.5 s under TCG (ACPI adds 0.25 s before the
+# first KTAP line); the tests' alarms (hpet 20 s, erst-dbg 20,
+# power-button 30) end a stuck test, so even three stuck tests are
+# reported as such before the 90 s.
 description=ACPI on -M pc: /dev/hpet, ERST debug node, power button events
 qemu=-global hpet.hpet-intcap=0xff0104
 qemu=-object memory-backend-file,id=erstnvram,mem-path=erst.img,size=0x10000,share=on

@@ -4,8 +4,10 @@
 # nothing the tests write outlives the boot. efivarfs (fs/efivarfs), the
 # EFI test driver's /dev/efi_test and the capsule loader's
 # /dev/efi_capsule_loader. ACPI stays off (no cmdline acpi=).
-# timeout: OVMF's start under TCG is most of the boot; see docs/profiles.md
-# for the measured times.
+# timeout: under TCG OVMF takes 3.3 s to start the EFI stub, the first
+# KTAP line comes at 4.5 s and the boot ends at 7 s (PVH: 1.2 s and 3.5 s);
+# Debian's own xz kernel on a loaded host took 30 s through OVMF. 60 s is
+# twice the slowest boot seen.
 description=EFI under OVMF: efivarfs, /dev/efi_test, the capsule loader
 firmware=ovmf
 kconfig=CONFIG_EFI=y
@@ -17,4 +19,4 @@ module=efivarfs
 module=efi_test
 module=capsule-loader
 tests=firmware/efivarfs firmware/efi-runtime
-timeout=120
+timeout=60
