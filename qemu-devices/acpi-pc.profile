@@ -29,5 +29,5 @@ module=erst-dbg
 module=button
 inject=acpi-power-1 system_powerdown
 inject=acpi-power-2 system_powerdown
-tests=acpi/hpet acpi/erst-dbg acpi/power-button
+tests=acpi/hpet acpi/hpet-m32 acpi/erst-dbg acpi/power-button
 timeout=90
