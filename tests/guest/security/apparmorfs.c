@@ -38,12 +38,10 @@
  * ones use what earlier ones made.
  */
 #include <dirent.h>
-#include <fcntl.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 
 #include "run.h"
+#include "security/lsmfs.h"
 
 #define SECFS "/sys/kernel/security"
 #define AA SECFS "/apparmor"
@@ -74,34 +72,12 @@ static int fail(const char *what)
 	return 0;
 }
 
-/* The whole of a small file into buf, NUL-terminated: length, or -1. */
-static ssize_t slurp(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-	ssize_t n = 0;
-
-	if (fd < 0) {
-		ktap_perror(path);
-		return -1;
-	}
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	if (n < 0) {
-		ktap_perror(path);
-		return -1;
-	}
-	return len;
-}
-
 /* path holds exactly want. */
 static int file_is(const char *path, const char *want)
 {
 	char buf[512];
 
-	if (slurp(path, buf, sizeof(buf)) < 0)
+	if (lsmfs_slurp(path, buf, sizeof(buf)) < 0)
 		return 0;
 	if (strcmp(buf, want)) {
 		ktap_diag("%s: \"%s\", want \"%s\"", path, buf, want);
@@ -164,17 +140,7 @@ static int write_whole(const char *path, const void *buf, size_t len)
 
 static int t_mount(void)
 {
-	struct statfs sfs;
-
-	if (mount("securityfs", SECFS, "securityfs", 0, NULL))
-		return fail("mount securityfs " SECFS);
-	if (statfs(SECFS, &sfs))
-		return fail("statfs " SECFS);
-	if (sfs.f_type != SECURITYFS_MAGIC) {
-		ktap_diag("f_type %#lx", (unsigned long)sfs.f_type);
-		return 0;
-	}
-	return 1;
+	return lsmfs_mount("securityfs", SECFS, SECURITYFS_MAGIC);
 }
 
 static int t_lsm(void)
@@ -295,7 +261,7 @@ static int walk_features(const char *dir, unsigned int *files)
 			ok &= walk_features(path, files);
 			continue;
 		}
-		n = slurp(path, buf, sizeof(buf));
+		n = lsmfs_slurp(path, buf, sizeof(buf));
 		if (n <= 0 || buf[n - 1] != '\n' || strchr(buf, '\n') != buf + n - 1) {
 			ktap_diag("%s: %zd bytes \"%s\"", path, n, n > 0 ? buf : "");
 			ok = 0;
@@ -368,7 +334,7 @@ static ssize_t compile(const char *out, int complain, char *bin, size_t size)
 	unlink(out);
 	if (run_diag(argv, TOOL_SECS))
 		return -1;
-	return slurp(out, bin, size);
+	return lsmfs_slurp(out, bin, size);
 }
 
 static int t_compile(void)

@@ -27,12 +27,9 @@
  * change smackfs (its .llseek lines are already there in 6.1), so both
  * kernels give the same results. Cases run in order.
  */
-#include <fcntl.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 
-#include "ktap.h"
+#include "security/lsmfs.h"
 
 #define SMACKFS "/sys/fs/smackfs"
 #define SMACK_MAGIC 0x43415d53
@@ -45,29 +42,13 @@ static int fail(const char *what)
 	return 0;
 }
 
-/* The whole of a small smackfs file into buf, NUL-terminated: length or -1. */
+/* The whole of a small smackfs file into buf, NUL-terminated. */
 static ssize_t slurp(const char *name, char *buf, size_t size)
 {
 	char path[128];
-	size_t len = 0;
-	ssize_t n = 0;
-	int fd;
 
 	snprintf(path, sizeof(path), SMACKFS "/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ktap_perror(path);
-		return -1;
-	}
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	if (n < 0) {
-		ktap_perror(path);
-		return -1;
-	}
-	return len;
+	return lsmfs_slurp(path, buf, size);
 }
 
 /* name holds exactly len bytes of want (want may hold a NUL). */
@@ -159,17 +140,7 @@ static void fixed_rule(char *out, const char *subj, const char *obj,
 
 static int t_mount(void)
 {
-	struct statfs sfs;
-
-	if (mount("smackfs", SMACKFS, "smackfs", 0, NULL))
-		return fail("mount smackfs " SMACKFS);
-	if (statfs(SMACKFS, &sfs))
-		return fail("statfs " SMACKFS);
-	if (sfs.f_type != SMACK_MAGIC) {
-		ktap_diag("f_type %#lx", (unsigned long)sfs.f_type);
-		return 0;
-	}
-	return 1;
+	return lsmfs_mount("smackfs", SMACKFS, SMACK_MAGIC);
 }
 
 static int t_label(void)
