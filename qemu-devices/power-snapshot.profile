@@ -9,5 +9,8 @@
 description=/dev/snapshot: a hibernation image made, read back and freed, no disk, no power-off
 kconfig=CONFIG_SWAP=y
 kconfig=CONFIG_HIBERNATION=y
+# /dev/snapshot itself (kernel/power/Kconfig, default y, which allnoconfig
+# leaves off): without it the boot has no node and the test skips.
+kconfig=CONFIG_HIBERNATION_SNAPSHOT_DEV=y
 tests=core/snapshot
 timeout=120
