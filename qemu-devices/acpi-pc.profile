@@ -9,7 +9,8 @@
 # 2) gives the timer /dev/hpet hands out an interrupt of its own.
 # The ERST store is a 64 KiB file made in the run directory, which
 # boot.sh empties before each boot, so every boot starts with no records.
-# hpet_mmap=1: the register page maps when the kernel has CONFIG_HPET_MMAP.
+# hpet_mmap=1 with CONFIG_HPET_MMAP: the register page maps (read-only
+# here), so the test reads the counter from user space.
 # timeout: the boot takes 6.5 s under TCG (ACPI adds 0.25 s before the
 # first KTAP line); the tests' alarms (hpet 20 s, erst-dbg 20,
 # power-button 30) end a stuck test, so even three stuck tests are
@@ -21,6 +22,7 @@ qemu=-device acpi-erst,memdev=erstnvram
 kconfig=CONFIG_ACPI=y
 kconfig=CONFIG_ACPI_BUTTON=m
 kconfig=CONFIG_HPET=y
+kconfig=CONFIG_HPET_MMAP=y
 kconfig=CONFIG_ACPI_APEI=y
 kconfig=CONFIG_ACPI_APEI_ERST_DEBUG=m
 cmdline=acpi=force

@@ -11,7 +11,10 @@
 # copy and the file must hold exactly them. affs/ofs-write-end writes over
 # whole data blocks an OFS file has (cached, and dropped from the block
 # device's cache), extends a file right after an fsync, and reads each
-# file's header and data block headers back from the disk. affs/ext-append
+# file's header and data block headers back from the disk.
+# affs/ofs-stale-eof leaves a deleted file's bytes in free OFS blocks and
+# checks that new files read zeros past their writes (a hole, ftruncate
+# up, mmap of the last page), cached and after a remount. affs/ext-append
 # appends to a file of more than 72 blocks after an fsync, on the FFS and
 # OFS volumes, and reads it back after a remount.
 # block/fio-verify then has Debian's fio write and verify files in a fresh
@@ -63,7 +66,7 @@ module=usb-storage
 module=sd_mod
 # lseek/driver-lseek opens /dev/input/mice (finding 0112 needs it here).
 module=mousedev
-tests=affs/readback affs/modify affs/short-copy affs/ofs-write-end affs/ext-append lseek/driver-lseek block/fio-verify
+tests=affs/readback affs/modify affs/short-copy affs/ofs-write-end affs/ofs-stale-eof affs/ext-append lseek/driver-lseek block/fio-verify
 hostcheck=fsck.affs ffs.img
 hostcheck=fsck.affs ffsdc.img
 hostcheck=fsck.affs ofs.img

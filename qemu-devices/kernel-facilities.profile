@@ -4,8 +4,10 @@
 # profiler's /proc/profile (kernel/profile.c), the kprobes debugfs files
 # (kernel/kprobes.c), romfs and squashfs images that Debian's genromfs and
 # mksquashfs (from the host's /usr) make in the guest, and blktrace's
-# relay files (kernel/relay.c) over a loop device.
-description=mqueue, fanotify, hugetlbfs, /proc/profile, kprobes debugfs, romfs and squashfs images made in the guest, blktrace relay files
+# relay files (kernel/relay.c) over a loop device, and transparent huge
+# pages (mm/huge_memory.c): anonymous and tmpfs huge pages made and split
+# again through debugfs split_huge_pages.
+description=mqueue, fanotify, hugetlbfs, /proc/profile, kprobes debugfs, romfs and squashfs images made in the guest, blktrace relay files, transparent huge pages
 kconfig=CONFIG_POSIX_MQUEUE=y
 kconfig=CONFIG_FANOTIFY=y
 kconfig=CONFIG_HUGETLBFS=y
@@ -16,6 +18,7 @@ kconfig=CONFIG_BLK_DEV_LOOP=m
 kconfig=CONFIG_ROMFS_FS=m
 kconfig=CONFIG_SQUASHFS=m
 kconfig=CONFIG_BLK_DEV_IO_TRACE=y
+kconfig=CONFIG_TRANSPARENT_HUGEPAGE=y
 # Options that default to y but that allnoconfig, which every lab kernel
 # starts from, leaves off. squashfs reads mksquashfs's default (gzip)
 # images only with its zlib decompressor; with no decompressor at all it
@@ -29,7 +32,8 @@ kconfig=CONFIG_KPROBE_EVENTS=y
 # in every lab kernel (a rebuild of most objects and hooks in every boot);
 # without it the test checks that a permission mark is refused (EINVAL)
 # and skips those two cases by name.
-# Four 2 MiB huge pages of the guest's 256 MiB for hugetlbfs.
+# Four 2 MiB huge pages of the guest's 256 MiB for hugetlbfs; core/thp
+# makes its transparent ones (one at a time) from what is left.
 cmdline=hugepages=4
 # /proc/profile exists only when the profiler is on: profile=2 samples
 # kernel text in 4-byte buckets.
@@ -39,6 +43,5 @@ module=romfs
 module=squashfs
 tool=/usr/bin/genromfs
 tool=/usr/bin/mksquashfs
-tests=core/mqueue kselftest/mq-open-tests core/fanotify core/hugetlbfs core/profile core/kprobes-debugfs block/romfs-squashfs block/blktrace-relay
+tests=core/mqueue kselftest/mq-open-tests core/fanotify core/hugetlbfs core/thp core/profile core/kprobes-debugfs block/romfs-squashfs block/blktrace-relay
 timeout=90
-kconfig=CONFIG_TRANSPARENT_HUGEPAGE=y

@@ -1,7 +1,9 @@
 # More software character devices the llseek series touches, no hardware:
 # each module below makes its node (or /proc file) at load, and
 # misc/software-nodes drives each one's own file operations beyond open.
-description=vhci, aoe, pktcdvd, mISDN timer, CAPI, cachefiles, coda, dlm, ecryptfs, stm, megaraid_mm, kfifo samples, mcelog, serio_raw
+# misc/coda-venus then mounts coda with the test as Venus on /dev/cfs0
+# and drives the control file's pioctls (fs/coda/pioctl.c).
+description=vhci, aoe, pktcdvd, mISDN timer, CAPI, cachefiles, coda (and a mount with the test as Venus), dlm, ecryptfs, stm, megaraid_mm, kfifo samples, mcelog, serio_raw
 kconfig=CONFIG_BT=m
 kconfig=CONFIG_BT_BREDR=y
 kconfig=CONFIG_BT_HCIVHCI=m
@@ -64,5 +66,5 @@ module=inttype-example
 module=record-example
 module=userio
 module=serio_raw
-tests=misc/software-nodes
+tests=misc/software-nodes misc/coda-venus
 timeout=60

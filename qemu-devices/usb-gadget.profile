@@ -6,7 +6,9 @@
 # raw_gadget lets a guest program be a vendor device (the VID:PID and
 # descriptors a driver's id table asks for) and play its side of the
 # protocol for chaoskey, ldusb, legousbtower, iowarrior, adutux, yurex,
-# idmouse, usblcd, pcwd_usb, mdc800, cdc-wdm, usbtmc and ftdi-elan.
+# idmouse, usblcd, pcwd_usb, mdc800, cdc-wdm, usbtmc, ftdi-elan and
+# gnss-usb (a Sierra Wireless XM1210 GNSS receiver: the GNSS core's
+# /dev/gnss0 over a bulk pair).
 # QEMU's EHCI and OHCI controllers are here for their debugfs files;
 # ehci-dbg.c builds them only with CONFIG_DYNAMIC_DEBUG (the whole file is
 # under that #ifdef), ohci-dbg.c always. The lab kernels leave
@@ -15,7 +17,7 @@
 # name, until a kernel has it. hid-generic binds the HID
 # function's keyboard on the host side (hidraw0, and evdev's event node);
 # gadgetfs takes the UDC after the configfs gadget leaves it.
-description=dummy_hcd gadgets: configfs printer/ACM/HID/FunctionFS, raw_gadget vendor devices; EHCI and OHCI debugfs
+description=dummy_hcd gadgets: configfs printer/ACM/HID/FunctionFS, raw_gadget vendor devices (GNSS receiver included); EHCI and OHCI debugfs
 qemu=-device usb-ehci
 qemu=-device pci-ohci
 kconfig=CONFIG_USB_SUPPORT=y
@@ -60,6 +62,8 @@ kconfig=CONFIG_USB_MDC800=m
 kconfig=CONFIG_WATCHDOG=y
 kconfig=CONFIG_WATCHDOG_CORE=m
 kconfig=CONFIG_USBPCWATCHDOG=m
+kconfig=CONFIG_GNSS=m
+kconfig=CONFIG_GNSS_USB=m
 module=ehci-pci
 module=ohci-pci
 module=dummy_hcd
@@ -88,6 +92,7 @@ module=usblcd
 module=yurex
 module=mdc800
 module=pcwd_usb
+module=gnss-usb
 # No kmemleak=on here (the usbip profile has it): tracking every
 # allocation slows this boot enough that the drivers' own time limits
 # (pcwd_usb waits 250 ms for the card's answer) and the tests' 5 s unplug

@@ -134,6 +134,21 @@ static inline void run_diag_stuck(pid_t pid)
 	}
 }
 
+/* A program's output as diagnostics: "what:", then each line indented. */
+static inline void run_diag_output(const char *what, const char *out)
+{
+	const char *p = out, *nl;
+
+	ktap_diag("%s:", what);
+	for (; *p; p = nl + 1) {
+		nl = strchrnul(p, '\n');
+		if (nl > p)
+			ktap_diag("  %.*s", (int)(nl - p), p);
+		if (!*nl)
+			break;
+	}
+}
+
 /* run_capture() that prints the output as diagnostics when it failed. */
 static inline int run_diag(char *const argv[], unsigned int secs)
 {

@@ -14,7 +14,7 @@ rec() { printf '%s\n' "$*" | tr ' ' "$tab"; }
 { rec /dev/null chr 0 0 0 0; rec /dev/zero chr 0 0 0 0; rec /dev/x chr 0 0 0 4096; } \
 	>"$w/results/baseline/p/lseek.tsv"
 diffcmd() {
-	TOP="$w/top" BUILD="$w/build" RESULTS="$w/results" \
+	TOP="$w/top" BUILD="$w/build" KTREES="$w/build/kernel" RESULTS="$w/results" \
 		sh "$TOP/scripts/lab/lseek-diff.sh" p
 }
 

@@ -25,7 +25,7 @@ printf 'description=x\ntests=area/one\ntimeout=5\n' \
 	>"$w/top/qemu-devices/other.profile"
 
 findings() {
-	TOP="$w/top" BUILD="$w/build" sh "$TOP/scripts/lab/findings.sh" "$1"
+	TOP="$w/top" BUILD="$w/build" KTREES="$w/build/kernel" sh "$TOP/scripts/lab/findings.sh" "$1"
 }
 # refused NAME LINE...: a findings file of those lines is refused with an
 # error naming NAME's file and line.

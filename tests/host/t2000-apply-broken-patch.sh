@@ -39,7 +39,7 @@ EOT
 for s in staging-move drivers; do : >"$w/top/patches/$s/series"; done
 
 apply() {
-	TOP="$w/top" BUILD="$w/build" sh "$TOP/scripts/lab/apply.sh" "$@"
+	TOP="$w/top" BUILD="$w/build" KTREES="$w/build/kernel" sh "$TOP/scripts/lab/apply.sh" "$@"
 }
 
 echo 0001-hello-good.patch >"$w/top/patches/core/series"

@@ -23,7 +23,7 @@ kconfig=CONFIG_VIDEO_VIVID=y
 EOT
 
 config() {
-	TOP="$w/top" BUILD="$w/build" TOOLS="$TOOLS" sh "$TOP/scripts/lab/config.sh" baseline
+	TOP="$w/top" BUILD="$w/build" KTREES="$w/build/kernel" TOOLS="$TOOLS" sh "$TOP/scripts/lab/config.sh" baseline
 }
 
 config >/dev/null 2>"$w/err"

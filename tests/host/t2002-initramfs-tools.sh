@@ -27,7 +27,7 @@ module=baz
 EOT
 
 mk() {
-	TOP="$w/top" BUILD="$w/build" TOOLS="$TOOLS" sh "$w/top/scripts/lab/initramfs.sh"
+	TOP="$w/top" BUILD="$w/build" KTREES="$w/build/kernel" TOOLS="$TOOLS" sh "$w/top/scripts/lab/initramfs.sh"
 }
 
 mk >"$w/out" 2>&1
@@ -59,7 +59,7 @@ for m in foo_bar dep other; do echo "$m" >"$md/kernel/drivers/x/$m.ko"; done
 printf 'kernel/drivers/x/foo_bar.ko: kernel/drivers/x/dep.ko\nkernel/drivers/x/dep.ko:\nkernel/drivers/x/other.ko:\n' >"$md/modules.dep"
 echo kernel/drivers/y/baz.ko >"$md/modules.builtin"
 initrd() {
-	TOP="$w/top" BUILD="$w/build" TOOLS="$TOOLS" sh -c \
+	TOP="$w/top" BUILD="$w/build" KTREES="$w/build/kernel" TOOLS="$TOOLS" sh -c \
 		'. "$TOP/scripts/lab/lib.sh" && mkdir -p "$BUILD/run" && profile_initrd k t "$BUILD/run/initrd.cpio"'
 }
 initrd >"$w/out" 2>&1

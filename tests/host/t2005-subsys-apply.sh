@@ -26,7 +26,7 @@ mk core/0002-b.patch b.c dos DOS
 mk drivers/0001-a.patch a.c TWO 2
 : >"$w/top/patches/staging-move/series"
 printf 'x\tcore/0001-a.patch\ny\tcore/0002-b.patch\nx\tdrivers/0001-a.patch\n' >"$w/top/patches/subsystems.tsv"
-apply() { TOP="$w/top" BUILD="$w/build" sh "$w/top/scripts/lab/apply.sh" "$@"; }
+apply() { TOP="$w/top" BUILD="$w/build" KTREES="$w/build/kernel" sh "$w/top/scripts/lab/apply.sh" "$@"; }
 applied() { tr '\n' ' ' <"$w/build/kernel/patched/applied"; }
 
 apply --subsys x >"$w/out" 2>&1

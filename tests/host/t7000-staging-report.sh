@@ -48,7 +48,7 @@ timeout=10
 EOT
 printf 'verdict=fail\nreason=x\n' >"$w/results/patched/p/verdict"
 
-TOP="$w/top" BUILD="$w/build" RESULTS="$w/results" TOOLS="$TOOLS" \
+TOP="$w/top" BUILD="$w/build" KTREES="$w/build/kernel" RESULTS="$w/results" TOOLS="$TOOLS" \
 	sh "$TOP/scripts/staging/staging-report.sh" >"$w/out" 2>"$w/err"
 ktap_ok $? "the report runs" || ktap_diag "$(cat "$w/err")"
 

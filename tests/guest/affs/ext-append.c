@@ -2,7 +2,7 @@
 /*
  * ext-append - appends that add data blocks to an extension block already
  * on the disk, on the affs profile's read-write volumes (volume.h: FFS on
- * virtio-blk, OFS international on usb-storage), after affs/ofs-write-end.
+ * virtio-blk, OFS international on usb-storage), after affs/ofs-stale-eof.
  *
  * A file header lists its first 72 data blocks; each extension block
  * lists the next 72. fs/affs adds a new block to the table of the header

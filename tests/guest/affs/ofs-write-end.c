@@ -63,16 +63,6 @@ static const struct ofs_file {
 
 #define NFILES ((int)ARRAY_SIZE(files))
 
-static const struct affs_volume *ofs_volume(void)
-{
-	size_t v;
-
-	for (v = 0; v < AFFS_NR_VOLUMES; v++)
-		if (!strcmp(affs_volumes[v].name, "ofs-intl"))
-			return &affs_volumes[v];
-	return NULL;
-}
-
 static int write_at(int fd, unsigned int seed, unsigned int off,
 		    unsigned int len)
 {
@@ -251,18 +241,12 @@ static int on_disk(int dev, const struct ofs_file *o, uint32_t hdr)
 
 static void run(void)
 {
-	char node[AFFS_NR_VOLUMES][PATH_MAX], root[64];
-	const struct affs_volume *v = ofs_volume();
+	char dev_node[PATH_MAX], root[64];
+	const struct affs_volume *v;
 	unsigned long ino[NFILES] = { 0 };
-	const char *dev_node = "";
 	int up, i, dev;
 
-	affs_find(node);
-	if (v)
-		dev_node = node[v - affs_volumes];
-	up = v && dev_node[0] && affs_mount(dev_node, v, 0, root,
-					    sizeof(root));
-	ktap_ok(up, "ofs-intl: mount %s read-write", dev_node);
+	up = affs_mount_named("ofs-intl", &v, dev_node, root, sizeof(root));
 	for (i = 0; i < NFILES; i++)
 		ktap_ok(up && write_file(root, dev_node, &files[i], &ino[i]),
 			"ofs-intl: %s: written, fsync", files[i].what);

@@ -127,6 +127,32 @@ static inline int affs_mount_case(const struct affs_volume *v,
 	return up;
 }
 
+/*
+ * affs_find(), then a one-volume test's first case: mount the volume
+ * called name read-write on /tmp/affs-NAME. Sets *vp (NULL when no volume
+ * has that name) and node (its device, "" when missing); 1 mounted.
+ */
+static inline int affs_mount_named(const char *name,
+				   const struct affs_volume **vp,
+				   char node[PATH_MAX], char *dir, size_t size)
+{
+	char all[AFFS_NR_VOLUMES][PATH_MAX];
+	size_t v;
+	int up;
+
+	affs_find(all);
+	*vp = NULL;
+	node[0] = '\0';
+	for (v = 0; v < AFFS_NR_VOLUMES; v++)
+		if (!strcmp(affs_volumes[v].name, name)) {
+			*vp = &affs_volumes[v];
+			snprintf(node, PATH_MAX, "%s", all[v]);
+		}
+	up = *vp && node[0] && affs_mount(node, *vp, 0, dir, size);
+	ktap_ok(up, "%s: mount %s read-write", name, node);
+	return up;
+}
+
 static inline int affs_umount(const char *dir)
 {
 	if (umount(dir)) {

@@ -130,21 +130,6 @@ static int no_seek(int fd, const char *name)
 	return ok;
 }
 
-/* A program's output as diagnostics, a line each (out is left whole). */
-static void diag_out(const char *what, const char *out)
-{
-	const char *p = out, *nl;
-
-	ktap_diag("%s:", what);
-	for (; *p; p = nl + 1) {
-		nl = strchrnul(p, '\n');
-		if (nl > p)
-			ktap_diag("  %.*s", (int)(nl - p), p);
-		if (!*nl)
-			break;
-	}
-}
-
 /* A run of a tool= program: exit 0 and its output in out. */
 static int tool(char *const argv[], char *out, size_t size)
 {
@@ -152,7 +137,7 @@ static int tool(char *const argv[], char *out, size_t size)
 
 	if (rc) {
 		ktap_diag("%s exited %d", argv[0], rc);
-		diag_out(argv[0], out);
+		run_diag_output(argv[0], out);
 	}
 	return rc == 0;
 }
@@ -316,7 +301,7 @@ static int link_show_lists(int want)
 		return !strstr(out, IBDEV "/");
 	if (!strstr(out, IBDEV "/1") || !strstr(out, "state ACTIVE") ||
 	    !strstr(out, "netdev " NETDEV)) {
-		diag_out("rdma link show", out);
+		run_diag_output("rdma link show", out);
 		return 0;
 	}
 	return 1;
@@ -872,7 +857,7 @@ static int ibv_devices(void)
 	if (!tool((char *const[]){ IBV_DEVICES, NULL }, out, sizeof(out)))
 		return 0;
 	if (!strstr(out, IBDEV) || !j || !strstr(out, guid)) {
-		diag_out("ibv_devices", out);
+		run_diag_output("ibv_devices", out);
 		return 0;
 	}
 	return 1;
@@ -892,7 +877,7 @@ static int ibv_devinfo(void)
 			      "PORT_ACTIVE (4)", 15) ||
 	    !strstr(out, "link_layer:") || !strstr(out, "Ethernet") ||
 	    !strstr(out, "phys_port_cnt:")) {
-		diag_out("ibv_devinfo", out);
+		run_diag_output("ibv_devinfo", out);
 		return 0;
 	}
 	return 1;

@@ -58,7 +58,6 @@
 #include <linux/usb/ch9.h>
 #include <linux/usb/functionfs.h>
 #include <linux/usb/g_printer.h>
-#include <linux/usb/gadgetfs.h>
 #include <linux/usbdevice_fs.h>
 
 #include "ktap.h"
@@ -80,8 +79,6 @@
 
 #define VID		0x1d6b	/* Linux Foundation */
 #define PID		0x0104	/* Multifunction Composite Gadget */
-#define GFS_VID		0x0525	/* NetChip: the gadgetfs example's IDs */
-#define GFS_PID		0xa4a4
 
 /* The descriptors are static data: the lab guest is little-endian x86. */
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -89,6 +86,9 @@
 #endif
 #define LE16(x)		(x)
 #define LE32(x)		(x)
+
+#include "gadgetfs.h"
+#include "usb-sysfs.h"
 
 #define ENUM_WAIT_MS	15000
 #define XFER_WAIT_MS	5000
@@ -166,59 +166,6 @@ static const struct {
 	.lang0 = { LE16(0x0409), FFS_STR },
 };
 
-/* gadgetfs: tag, full-speed config, high-speed config, device. */
-struct gfs_config {
-	struct usb_config_descriptor config;
-	struct usb_interface_descriptor intf;
-	struct usb_endpoint_descriptor_no_audio in, out;
-} __attribute__((packed));
-
-#define GFS_CONFIG(mps) {						\
-	.config = { .bLength = USB_DT_CONFIG_SIZE,			\
-		    .bDescriptorType = USB_DT_CONFIG,			\
-		    .wTotalLength = LE16(sizeof(struct gfs_config)),	\
-		    .bNumInterfaces = 1,				\
-		    .bConfigurationValue = 1,				\
-		    .bmAttributes = USB_CONFIG_ATT_ONE |		\
-				    USB_CONFIG_ATT_SELFPOWER,		\
-		    .bMaxPower = 1 },					\
-	.intf = { .bLength = USB_DT_INTERFACE_SIZE,			\
-		  .bDescriptorType = USB_DT_INTERFACE,			\
-		  .bNumEndpoints = 2,					\
-		  .bInterfaceClass = USB_CLASS_VENDOR_SPEC },		\
-	.in = { .bLength = USB_DT_ENDPOINT_SIZE,			\
-		.bDescriptorType = USB_DT_ENDPOINT,			\
-		.bEndpointAddress = 1 | USB_DIR_IN,			\
-		.bmAttributes = USB_ENDPOINT_XFER_BULK,			\
-		.wMaxPacketSize = LE16(mps) },			\
-	.out = { .bLength = USB_DT_ENDPOINT_SIZE,			\
-		 .bDescriptorType = USB_DT_ENDPOINT,			\
-		 .bEndpointAddress = 2 | USB_DIR_OUT,			\
-		 .bmAttributes = USB_ENDPOINT_XFER_BULK,		\
-		 .wMaxPacketSize = LE16(mps) },			\
-}
-
-static const struct {
-	__u32 tag;
-	struct gfs_config fs, hs;
-	struct usb_device_descriptor dev;
-} __attribute__((packed)) gfs_descs = {
-	.tag = 0,
-	.fs = GFS_CONFIG(64),
-	.hs = GFS_CONFIG(512),
-	.dev = {
-		.bLength = USB_DT_DEVICE_SIZE,
-		.bDescriptorType = USB_DT_DEVICE,
-		.bcdUSB = LE16(0x0200),
-		.bDeviceClass = USB_CLASS_VENDOR_SPEC,
-		.bMaxPacketSize0 = 64,
-		.idVendor = LE16(GFS_VID),
-		.idProduct = LE16(GFS_PID),
-		.bcdDevice = LE16(0x0601),
-		.bNumConfigurations = 1,
-	},
-};
-
 /* The state the cases share. */
 static struct {
 	int bound;			/* the configfs gadget is on the UDC */
@@ -258,20 +205,6 @@ static int puts_at(const char *dir, const char *name, const char *val)
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return put(path, val, strlen(val));
-}
-
-static int get(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
 }
 
 static int mkdirs(const char *path)
@@ -398,59 +331,6 @@ static int wait_gone(const char *path, int ms)
 	if (p.fd >= 0)
 		close(p.fd);
 	return gone;
-}
-
-/* sysfs name of the USB device vid:pid, "" if none. */
-static int find_usb(unsigned int vid, unsigned int pid, char *name,
-		    size_t len)
-{
-	char path[300], v[16], p[16];
-	struct dirent *d;
-	DIR *dir = opendir("/sys/bus/usb/devices");
-	int found = 0;
-
-	while (dir && (d = readdir(dir)) && !found) {
-		snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/idVendor",
-			 d->d_name);
-		if (get(path, v, sizeof(v)))
-			continue;
-		snprintf(path, sizeof(path),
-			 "/sys/bus/usb/devices/%s/idProduct", d->d_name);
-		if (get(path, p, sizeof(p)))
-			continue;
-		if (strtoul(v, NULL, 16) == vid &&
-		    strtoul(p, NULL, 16) == pid && strlen(d->d_name) < len) {
-			memcpy(name, d->d_name, strlen(d->d_name) + 1);
-			found = 1;
-		}
-	}
-	if (dir)
-		closedir(dir);
-	return found;
-}
-
-/*
- * device_del() deletes the usbfs node (devtmpfs) a moment before the
- * sysfs directory, and sysfs makes no inotify events: once the node is
- * gone, yield until the sysfs device goes too, at most ms.
- */
-static int usb_gone(unsigned int vid, unsigned int pid, int ms)
-{
-	long long end = ktap_now_ms() + ms;
-	char name[32];
-
-	while (find_usb(vid, pid, name, sizeof(name)) && ktap_now_ms() < end)
-		sched_yield();
-	return !find_usb(vid, pid, name, sizeof(name));
-}
-
-/* A sysfs attribute of a USB device, as a number (base 0 or 16). */
-static long usb_attr(const char *dev, const char *attr, int base)
-{
-	char path[256], v[32];
-
-	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/%s", dev, attr);
-	return get(path, v, sizeof(v)) ? -1 : strtol(v, NULL, base);
 }
 
 /* ---- the configfs gadget ---------------------------------------------- */
@@ -1372,11 +1252,6 @@ static int gfs_mount(void)
  */
 static int gfs_handle(int *configured, char *seen, size_t seenlen)
 {
-	static const char *const names[] = {
-		[GADGETFS_NOP] = "NOP", [GADGETFS_CONNECT] = "CONNECT",
-		[GADGETFS_DISCONNECT] = "DISCONNECT",
-		[GADGETFS_SETUP] = "SETUP", [GADGETFS_SUSPEND] = "SUSPEND",
-	};
 	struct usb_gadgetfs_event ev[4];
 	size_t off = strlen(seen);
 	ssize_t n = read(gfs_fd, ev, sizeof(ev));
@@ -1388,8 +1263,7 @@ static int gfs_handle(int *configured, char *seen, size_t seenlen)
 
 		if (off < seenlen - 1)
 			off += snprintf(seen + off, seenlen - off, " %s",
-					ev[i].type < ARRAY_SIZE(names) ?
-					names[ev[i].type] : "?");
+					gfs_event_name(ev[i].type));
 		if (ev[i].type != GADGETFS_SETUP)
 			continue;
 		if (s->bRequestType == 0 &&
@@ -1421,7 +1295,14 @@ static int gfs_enumerate(void)
 		if (readable(gfs_fd, 50) &&
 		    gfs_handle(&configured, seen, sizeof(seen)))
 			break;
-		ok = find_usb(GFS_VID, GFS_PID, dev, sizeof(dev)) &&
+		/*
+		 * Not before the ack: reading bConfigurationValue takes the
+		 * USB device's lock, which the host holds while it waits for
+		 * that very ack (usb_set_configuration() in the probe), so
+		 * this thread would sleep until the host's 5 s timeout.
+		 */
+		ok = configured &&
+		     find_usb(GFS_VID, GFS_PID, dev, sizeof(dev)) &&
 		     usb_attr(dev, "bConfigurationValue", 10) == 1;
 	}
 	ktap_diag("gadgetfs ep0 events:%s; SET_CONFIGURATION %d acked; host device '%s'",

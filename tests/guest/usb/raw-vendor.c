@@ -4,7 +4,8 @@
  * raw_gadget the way syzkaller reaches USB drivers (usb/raw-device.h is
  * the emulator), one after another on dummy_hcd: chaoskey, ldusb,
  * legousbtower, iowarrior, adutux, idmouse, usblcd, yurex, mdc800,
- * pcwd_usb, cdc-wdm, usbtmc and ftdi-elan (its JTAG interface).
+ * pcwd_usb, cdc-wdm, usbtmc, ftdi-elan (its JTAG interface) and gnss-usb
+ * (a Sierra Wireless XM1210 receiver, through the GNSS core's /dev/gnss0).
  *
  * Each device has the ids, interface class and endpoints its driver's id
  * table and probe ask for. The test checks that the interface is bound to
@@ -15,7 +16,9 @@
  * interrupt pipes of ldusb, legousbtower, adutux, answers to iowarrior's
  * and yurex's and pcwd_usb's SET_REPORT commands, a fingerprint image for
  * idmouse, cdc-wdm's encapsulated commands and RESPONSE_AVAILABLE
- * notification, usbtmc's bulk message headers and class requests.
+ * notification, usbtmc's bulk message headers and class requests, NMEA
+ * sentences on gnss-usb's bulk IN (and the commands written to it taken
+ * on its bulk OUT).
  *
  * Then it unplugs the device while the node is open: where a read blocks
  * (no data from the device) a second thread is left in read() and the
@@ -48,6 +51,10 @@
  *   the card under an open file, plug in a second one and use the old
  *   file in a child: the new card must receive nothing before its own
  *   open (patches/drivers 0304).
+ *
+ * gnss-usb's lseek is ESPIPE on both kernels: gnss_open() calls
+ * stream_open(), and patches/core 0015 only drops a .llseek = no_llseek
+ * that is NULL in 6.1 anyway.
  *
  * chaoskey's .llseek is default_llseek in 6.1 and noop_llseek with
  * patches/core 0216: lseek(fd, 4096, SEEK_SET) returns 4096 on the
@@ -1708,6 +1715,136 @@ out:
 	unplug(&p);
 }
 
+/* ---- gnss-usb (drivers/gnss/usb.c, through drivers/gnss/core.c) -------- */
+
+/*
+ * A Sierra Wireless XM1210: a vendor interface with one bulk pair, the
+ * receiver's NMEA sentences on bulk IN, commands taken on bulk OUT.
+ */
+static const struct rd_device gnss = {
+	.name = "gnss-usb", .vid = 0x1199, .pid = 0xb000, .bcd = 0x0100,
+	.if_class = 0xff,
+	.manufacturer = "Sierra Wireless", .product = "XM1210",
+	.nep = 2, .ep = {
+		{ 0x81, USB_ENDPOINT_XFER_BULK, 64, 0 },
+		{ 0x02, USB_ENDPOINT_XFER_BULK, 64, 0 },
+	},
+};
+
+/*
+ * one transfer each, none a multiple of wMaxPacketSize: its short last
+ * packet completes the driver's 512-byte read URB
+ */
+static const char *const gnss_nmea[] = {
+	"$GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,*47\r\n",
+	"$GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1*39\r\n",
+	"$GPRMC,123519,A,4807.038,N,01131.000,E,022.4,084.4,230394,003.1,W*6A\r\n",
+};
+
+#define GNSS_CASES 9
+
+static void test_gnss(void)
+{
+	struct plug p = { .dev = &gnss, .driver = "gnss-usb",
+			  .node = "/dev/gnss0" };
+	static const char cmd[] = "$PMTK220,1000*1F\r\n";
+	char buf[512], want[512], path[320];
+	size_t n = 0, got = 0;
+	struct rd_msg m;
+	unsigned int i;
+	ssize_t r;
+	int fd, fl, ok;
+
+	if (!plug_in(&p, NULL))
+		goto out;
+	/* the gnss class device belongs to the interface, its type is NMEA */
+	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/gnss/gnss0", p.intf);
+	ok = !access(path, F_OK) && read_line("/sys/class/gnss/gnss0/type", buf,
+					      sizeof(buf));
+	ktap_ok(ok && !strcmp(buf, "NMEA"),
+		"gnss-usb: gnss0 is the interface's class device, its type attribute reads NMEA (got '%s')",
+		ok ? buf : "");
+	fd = open_node(&p, O_RDWR);
+	fl = fcntl(fd, F_GETFL);
+	fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+	ktap_ok(fd >= 0 && fails(read(fd, buf, sizeof(buf)), EAGAIN) &&
+		poll_now(fd, POLLIN | POLLOUT) == 0,
+		"gnss-usb: nothing received: read() EAGAIN, poll nothing (gnss_poll never sets POLLOUT)");
+	/*
+	 * gnss_open() calls stream_open(): no FMODE_LSEEK nor FMODE_PREAD,
+	 * so lseek is ESPIPE whether ->llseek is no_llseek (6.1) or left
+	 * out (patches/core 0015), and so is pread
+	 */
+	ktap_ok(fails(lseek(fd, 0, SEEK_SET), ESPIPE) &&
+		fails(lseek(fd, 10, SEEK_CUR), ESPIPE) &&
+		fails(pread(fd, buf, 8, 0), ESPIPE),
+		"gnss-usb: lseek SEEK_SET and SEEK_CUR and pread fail with ESPIPE");
+	fcntl(fd, F_SETFL, fl);
+	for (i = 0; i < ARRAY_SIZE(gnss_nmea); i++) {
+		size_t len = strlen(gnss_nmea[i]);
+
+		memcpy(want + n, gnss_nmea[i], len);
+		n += len;
+		rd_send(p.e, 0, gnss_nmea[i], len);
+	}
+	/* the sentences arrive in as many reads as the URBs complete */
+	{
+		long long deadline = ktap_now_ms() + 3000;
+		struct pollfd q = { .fd = fd,
+				    .events = POLLIN | POLLRDNORM | POLLOUT };
+		int first = -1;
+
+		while (got < n && ktap_now_ms() < deadline) {
+			q.revents = 0;
+			if (poll(&q, 1, 500) <= 0)
+				continue;
+			if (first < 0)
+				first = q.revents;
+			r = read(fd, buf + got, sizeof(buf) - got);
+			if (r <= 0)
+				break;
+			got += r;
+		}
+		ktap_ok(first == (POLLIN | POLLRDNORM),
+			"gnss-usb: data queued: poll gives POLLIN | POLLRDNORM, not POLLOUT (got 0x%x)",
+			first);
+	}
+	if (got != n || memcmp(buf, want, n))
+		ktap_diag("gnss-usb: read %zu of %zu bytes: '%.*s'", got, n,
+			  (int)got, buf);
+	ktap_ok(got == n && !memcmp(buf, want, n),
+		"gnss-usb: read() returns the receiver's three NMEA sentences from bulk IN, %zu bytes in order",
+		n);
+	drain(&p);
+	r = write(fd, cmd, strlen(cmd));
+	ktap_ok(r == (ssize_t)strlen(cmd) && rd_next(p.e, RD_OUT, 1, 3000, &m) &&
+		m.len == strlen(cmd) && !memcmp(m.data, cmd, m.len) &&
+		write(fd, cmd, 0) == 0,
+		"gnss-usb: write() of a PMTK command returns %zu and the receiver gets it on bulk OUT; a 0-byte write returns 0",
+		strlen(cmd));
+	/* gnss_read() ends with 0 (end of file) once the device is gone */
+	unplug_reading(&p, fd, sizeof(buf), 300, 0, 0, 0,
+		       "gnss_deregister_device() sets ->disconnected and wakes the reader");
+	{
+		ssize_t rr = read(fd, buf, sizeof(buf));
+		ssize_t w = write(fd, cmd, strlen(cmd));
+		int werr = errno;
+		short ev = poll_now(fd, POLLIN | POLLOUT);
+		int seek = fails(lseek(fd, 0, SEEK_SET), ESPIPE);
+		int c = fd >= 0 ? close(fd) : -1;
+
+		if (rr != 0 || !(w < 0 && werr == EIO) || ev != POLLHUP ||
+		    !seek || c)
+			ktap_diag("gnss-usb: after the unplug read %zd, write %zd (%s), poll 0x%x, lseek ESPIPE %d, close %d",
+				  rr, w, strerrorname_np(werr) ?: "?", ev, seek, c);
+		ktap_ok(rr == 0 && w < 0 && werr == EIO && ev == POLLHUP &&
+			seek && !c,
+			"gnss-usb: after the unplug read() returns 0, write() EIO, poll POLLHUP, lseek ESPIPE; close() succeeds");
+	}
+out:
+	unplug(&p);
+}
+
 /* ---- the run ------------------------------------------------------------ */
 
 static const struct drv {
@@ -1728,6 +1865,7 @@ static const struct drv {
 	{ "cdc-wdm", WDM_CASES, test_wdm },
 	{ "usbtmc", TMC_CASES, test_usbtmc },
 	{ "ftdi-elan", FTDI_CASES, test_ftdi },
+	{ "gnss-usb", GNSS_CASES, test_gnss },
 };
 
 static void run(void)
@@ -1754,11 +1892,13 @@ static void run(void)
 const struct ktap_test ktap_test = {
 	.plan = CHAOSKEY_CASES + LDUSB_CASES + TOWER_CASES + IOW_CASES +
 		ADU_CASES + IDMOUSE_CASES + LCD_CASES + YUREX_CASES +
-		MDC800_CASES + PCWD_CASES + WDM_CASES + TMC_CASES + FTDI_CASES,
+		MDC800_CASES + PCWD_CASES + WDM_CASES + TMC_CASES + FTDI_CASES +
+		GNSS_CASES,
 	.devices = (const char *const[]){ "/dev/raw-gadget", NULL },
 	.kconfig = (const char *const[]){ "CONFIG_USB_RAW_GADGET",
-					  "CONFIG_USB_DUMMY_HCD", NULL },
+					  "CONFIG_USB_DUMMY_HCD", "CONFIG_GNSS_USB",
+					  NULL },
 	.timeout = 90,
-	.upstream = "patches/core 0044 0046 0109 0216 (usb, watchdog llseek)",
+	.upstream = "patches/core 0015 0044 0046 0109 0216 (gnss, usb, watchdog llseek)",
 	.run = run,
 };

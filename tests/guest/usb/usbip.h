@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "netif.h"
 #include "run.h"
 
 #define USBIP		"/usr/sbin/usbip"
@@ -53,17 +54,7 @@ struct usbip_dev {
 /* Brings the loopback interface up: usbipd and usbip talk over it. */
 static inline int usbip_lo_up(void)
 {
-	struct ifreq ifr = { 0 };
-	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ok;
-
-	if (s < 0)
-		return 0;
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
-	ok = !ioctl(s, SIOCGIFFLAGS, &ifr);
-	ifr.ifr_flags |= IFF_UP;
-	ok = ok && !ioctl(s, SIOCSIFFLAGS, &ifr);
-	close(s);
-	return ok;
+	return netif_up("lo");
 }
 
 /* Does something accept on 127.0.0.1:3240? */
