@@ -5,7 +5,11 @@ tests=core/chardev core/pipe-fifo core/event-fds core/procfs core/debugfs core/m
 # Boot takes 1-2 s under TCG and the tests well under 5 s, plus 3-7 s for
 # block/fio-verify (mostly fio's start: its libraries are read over 9p; a
 # fio run is killed after 30 s); 60 s leaves room for a slow CI machine
-# without letting a hang block the run for long.
+# without letting a hang block the run for long. Not here: the kernel's
+# epoll selftest (filesystems/epoll/epoll_wakeup_test): its epoll59 is
+# 100000 hand-offs between two threads busy-waiting on a shared counter,
+# which a one-CPU lab guest serves one scheduler tick at a time, far past
+# the harness's 30 s.
 timeout=60
 # /dev/cpu_dma_latency (kernel/power/qos.c) exists only with CPU_IDLE; its
 # lseek is checked by lseek/driver-lseek (patches/core 0112).
@@ -25,3 +29,6 @@ cmdline=bklfree.fio=loop:tmpfs:direct:1024
 kconfig=CONFIG_SYSVIPC=y
 # block/fio-verify runs Debian's fio from the host's /usr.
 tool=/usr/bin/fio
+#, the kernel's epoll selftest, waits on AF_UNIX
+# socket pairs.
+kconfig=CONFIG_UNIX=y

@@ -11,7 +11,7 @@
 kernel=${1:?usage: boot.sh KERNEL PROFILE}
 profile=${2:?usage: boot.sh KERNEL PROFILE}
 check_profiles "$profile"
-image=$(kernel_image "$kernel")
+image=$(profile_image "$kernel" "$profile")
 need_file "$image" "run 'make build KERNELS=$kernel' first"
 command -v "$QEMU" >/dev/null ||
 	die "'$QEMU' not found: apt-get install qemu-system-x86 (or run 'make deps')"

@@ -9,12 +9,16 @@
 # python3-rfc3987 for the KCIDB schema check (its uri format); gcc-multilib
 # for the 32-bit guest tests (*-m32.c); gfs2-utils and btrfs-progs for the
 # mkfs.gfs2 and mkfs.btrfs the cluster-fs profile's guest runs; iw for the
-# wireless-hwsim profile.
+# wireless-hwsim profile; ovmf, the UEFI firmware of the efi-ovmf profile
+# (firmware=ovmf); apparmor for apparmor_parser (the lsm-apparmor profile)
+# and iptables for iptables-legacy (net-soft), both run in the guest from
+# the host's /usr.
 packages="build-essential bc bison flex libelf-dev libssl-dev cpio xz-utils
-kmod rsync quilt ccache linux-source-6.1 qemu-system-x86 qemu-utils
+kmod rsync quilt ccache linux-source-6.1 qemu-system-x86 qemu-utils ovmf
 busybox-static coccinelle v4l-utils usbip fio unadf
 ibverbs-utils ibverbs-providers squashfs-tools genromfs iw gfs2-utils btrfs-progs
-lava-common python3-pexpect python3-jsonschema python3-rfc3987 gcc-multilib"
+lava-common python3-pexpect python3-jsonschema python3-rfc3987 gcc-multilib
+apparmor iptables"
 
 missing=
 for p in $packages; do

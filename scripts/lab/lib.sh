@@ -88,6 +88,19 @@ kernel_image() {
 	echo "$KTREES/$1/vmlinux"
 }
 
+# OVMF: Debian's UEFI firmware for QEMU (package ovmf), for profiles with
+# firmware=ovmf. profile_image KERNEL PROFILE: what that profile's boot
+# gives QEMU's -kernel: the bzImage (its EFI stub) under OVMF, else
+# kernel_image.
+OVMF=/usr/share/ovmf/OVMF.fd
+profile_image() {
+	if [ "$(profile_get "$2" firmware)" = ovmf ]; then
+		echo "$KTREES/$1/bzImage"
+	else
+		kernel_image "$1"
+	fi
+}
+
 # module_closure MODDIR NAME...: the .ko paths (relative to MODDIR, the
 # kernel's /lib/modules/VERSION) of modules NAME and everything they
 # depend on, from depmod's modules.dep; "-" and "_" are the same in a name.
@@ -207,9 +220,17 @@ run_qemu() {
 
 # profile_cmdline PROFILE: the kernel parameters of a profile's boot after
 # LAB_APPEND: its tests, its cmdline= lines, bklfree.hostusr with tool=.
+# The lab kernels have ACPI (for the profiles that test ACPI and EFI
+# drivers), but a boot runs without it, as before, unless a cmdline= line
+# of its profile names acpi= itself: acpi=off keeps every other profile's
+# devices, interrupt routing and boot time what they were without ACPI.
 profile_cmdline() {
 	_c="bklfree.tests=$(profile_get "$1" tests | paste -sd, -)"
 	_c="$_c $(profile_get "$1" cmdline | paste -sd' ' -)"
+	case " $_c" in
+	*" acpi="*) ;;
+	*) _c="$_c acpi=off" ;;
+	esac
 	[ -z "$(profile_get "$1" tool)" ] || _c="$_c bklfree.hostusr"
 	echo "$_c"
 }
@@ -217,6 +238,7 @@ profile_cmdline() {
 # profile_qemu_args PROFILE: the profile's own QEMU arguments, one qemu=
 # line a line, and the host /usr share's when it has tool= lines.
 profile_qemu_args() {
+	[ "$(profile_get "$1" firmware)" != ovmf ] || echo "-bios $OVMF"
 	profile_get "$1" qemu
 	[ -z "$(profile_get "$1" tool)" ] || host_usr_args
 }

@@ -2,6 +2,9 @@
 # The profile reader: every malformed profile is refused with one error
 # line naming file and line; a valid one prints its values; every real
 # profile in qemu-devices/ is valid and names guest tests that exist.
+# What scripts/lab/lib.sh makes of the keys that change how a guest
+# starts: acpi=off unless cmdline= names acpi=, firmware=ovmf's image and
+# QEMU arguments.
 . "$TOP/tests/host/ktap.sh"
 
 fx="$TOP/tests/host/fixtures/profile"
@@ -18,7 +21,7 @@ refused() {
 }
 
 set -- $(ls "$TOP"/qemu-devices/*.profile)
-ktap_plan $((13 + $#))
+ktap_plan $((18 + $#))
 
 refused unknown-key "cannot parse '%s' line 4: unknown key 'qemu_args'"
 ktap_ok $? "unknown key names file line and key"
@@ -40,6 +43,8 @@ refused optional-no-reason "cannot parse '%s' line 3: bad optional 'usb/b' (expe
 ktap_ok $? "optional test without a reason is refused"
 refused optional-twice "cannot parse '%s' line 4: optional test 'usb/b' given twice"
 ktap_ok $? "optional test given twice is refused"
+refused bad-firmware "cannot parse '%s' line 3: bad firmware 'seabios' (expected ovmf)"
+ktap_ok $? "a firmware other than ovmf is refused"
 
 out=$("$profile" "$fx/valid.profile" tests | tr '\n' ' ')
 [ "$out" = "core/a usb/b " ]
@@ -50,6 +55,38 @@ ktap_ok $? "repeated qemu lines keep their order"
 out=$("$profile" "$fx/valid.profile" optional)
 [ "$out" = "usb/b no USB HID device in some QEMU builds" ]
 ktap_ok $? "optional lines print test and reason" || ktap_diag "got: $out"
+out=$("$profile" "$fx/valid.profile" firmware)
+[ "$out" = "ovmf" ]
+ktap_ok $? "firmware prints its value" || ktap_diag "got: $out"
+
+# lib.sh on stand-in profiles: plain (no cmdline), acpi (cmdline names
+# acpi=), ovmf (firmware=ovmf).
+lab="$TMPDIR/t0001"
+rm -rf "$lab"
+mkdir -p "$lab/qemu-devices"
+printf 'description=x\ntests=core/a\ntimeout=5\n' >"$lab/qemu-devices/plain.profile"
+printf 'description=x\ntests=core/a\ncmdline=quiet\ncmdline=acpi=force\ntimeout=5\n' >"$lab/qemu-devices/acpi.profile"
+printf 'description=x\ntests=core/a\nfirmware=ovmf\nqemu=-device edu\ntimeout=5\n' >"$lab/qemu-devices/ovmf.profile"
+out=$(TOP="$lab" TOOLS="$TOOLS" sh -c \
+	'. "$0" && for p in plain acpi ovmf; do echo "$p: $(profile_cmdline "$p")"; done' \
+	"$TOP/scripts/lab/lib.sh")
+[ "$out" = "plain: bklfree.tests=core/a  acpi=off
+acpi: bklfree.tests=core/a quiet acpi=force
+ovmf: bklfree.tests=core/a  acpi=off" ]
+ktap_ok $? "profile_cmdline adds acpi=off unless a cmdline= line names acpi=" ||
+	ktap_diag "got: $out"
+out=$(TOP="$lab" TOOLS="$TOOLS" KTREES=/k sh -c \
+	'. "$0" && profile_image patched plain && profile_image patched ovmf' \
+	"$TOP/scripts/lab/lib.sh" | tr '\n' ' ')
+[ "$out" = "/k/patched/vmlinux /k/patched/bzImage " ]
+ktap_ok $? "profile_image: vmlinux through PVH, the bzImage for firmware=ovmf" ||
+	ktap_diag "got: $out"
+out=$(TOP="$lab" TOOLS="$TOOLS" sh -c \
+	'. "$0" && profile_qemu_args ovmf && echo . && profile_qemu_args plain' \
+	"$TOP/scripts/lab/lib.sh" | tr '\n' '|')
+[ "$out" = "-bios /usr/share/ovmf/OVMF.fd|-device edu|.|" ]
+ktap_ok $? "profile_qemu_args: -bios OVMF.fd first for firmware=ovmf, nothing else" ||
+	ktap_diag "got: $out"
 
 for p in "$@"; do
 	name=$(basename "$p" .profile)

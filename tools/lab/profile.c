@@ -197,6 +197,17 @@ static int valid_tests(const char *v)
 	}
 }
 
+/*
+ * The firmware QEMU boots the kernel with. Without the key the lab boots
+ * vmlinux straight through its PVH entry (no firmware at all, the fastest);
+ * "ovmf" boots the bzImage through Debian's OVMF (package ovmf), the UEFI
+ * firmware, for the drivers of EFI runtime services and variables.
+ */
+static int valid_firmware(const char *v)
+{
+	return !strcmp(v, "ovmf");
+}
+
 static const struct key keys[] = {
 	{ "description", 0, 1, valid_any, "text" },
 	{ "qemu", 1, 0, valid_any, "QEMU arguments" },
@@ -210,6 +221,7 @@ static const struct key keys[] = {
 	{ "tool", 1, 0, valid_tool, "absolute path of a host program" },
 	{ "optional", 1, 0, valid_optional, "TEST REASON" },
 	{ "module", 1, 0, valid_module, "MODULE [PARAM=VALUE...]" },
+	{ "firmware", 0, 0, valid_firmware, "ovmf" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rtc-cmos - the RTC character device (drivers/rtc/dev.c) on the CMOS
- * clock of QEMU's -M pc, driven by rtc-cmos (no ACPI in the lab kernel,
+ * clock of QEMU's -M pc, driven by rtc-cmos (the boot has acpi=off,
  * so the platform device of arch/x86/kernel/rtc.c with IRQ 8, delivered
  * through the HPET's RTC emulation: "alarms up to one day, hpet irqs").
  *
