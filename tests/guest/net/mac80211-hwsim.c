@@ -54,6 +54,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include "netif.h"
 #include "run.h"
 
 #define IW		"/usr/sbin/iw"
@@ -821,8 +822,8 @@ static long rx_packets(int i)
  */
 static int unicast(void)
 {
-	struct ifreq ifr = { 0 };
-	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	struct sockaddr_in *sin;
+	const char *what;
 	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(9),
 				  .sin_addr.s_addr = htonl(PEER_ADDR) };
 	struct arpreq arp = { .arp_flags = ATF_COM | ATF_PERM };
@@ -831,14 +832,8 @@ static int unicast(void)
 	char payload[64] = "bklfree mac80211-hwsim";
 	int fd, sent = 0;
 
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", radio[0].dev);
-	sin->sin_family = AF_INET;
-	sin->sin_addr.s_addr = htonl(ADDR);
-	if (ioctl(inet_sock, SIOCSIFADDR, &ifr))
-		return ktap_perror("SIOCSIFADDR"), 0;
-	sin->sin_addr.s_addr = htonl(0xffffff00u);
-	if (ioctl(inet_sock, SIOCSIFNETMASK, &ifr))
-		return ktap_perror("SIOCSIFNETMASK"), 0;
+	if (!netif_set_ipv4(inet_sock, radio[0].dev, ADDR, 0xffffff00u, &what))
+		return ktap_perror(what), 0;
 	sin = (struct sockaddr_in *)&arp.arp_pa;
 	sin->sin_family = AF_INET;
 	sin->sin_addr.s_addr = htonl(PEER_ADDR);

@@ -54,6 +54,7 @@
 #include <rdma/rdma_user_cm.h>
 #include <rdma/rdma_user_ioctl_cmds.h>
 
+#include "netif.h"
 #include "run.h"
 
 #define RDMA		"/usr/bin/rdma"
@@ -219,8 +220,7 @@ static char node_guid[32];	/* rxe0's, as sysfs prints it */
 /* dummy0 (made if absent) with 10.11.12.1/24, up; lo up too. */
 static int setup_netdev(void)
 {
-	struct ifreq ifr = { 0 };
-	struct sockaddr_in *sin = (struct sockaddr_in *)&ifr.ifr_addr;
+	const char *what;
 
 	inet_sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (inet_sock < 0)
@@ -232,14 +232,8 @@ static int setup_netdev(void)
 			return 0;
 	}
 	netdev_ifindex = (int)if_nametoindex(NETDEV);
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), NETDEV);
-	sin->sin_family = AF_INET;
-	sin->sin_addr.s_addr = htonl(ADDR);
-	if (ioctl(inet_sock, SIOCSIFADDR, &ifr))
-		return ktap_perror("SIOCSIFADDR"), 0;
-	sin->sin_addr.s_addr = htonl(0xffffff00u);
-	if (ioctl(inet_sock, SIOCSIFNETMASK, &ifr))
-		return ktap_perror("SIOCSIFNETMASK"), 0;
+	if (!netif_set_ipv4(inet_sock, NETDEV, ADDR, 0xffffff00u, &what))
+		return ktap_perror(what), 0;
 	return !ifflags(inet_sock, "lo", IFF_UP, 0) && netdev_up(1) &&
 	       netdev_ifindex > 0;
 }
