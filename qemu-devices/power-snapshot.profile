@@ -2,8 +2,9 @@
 # which the seed llseek patch and patches/core 0055 touch), driven through
 # a whole image round trip that writes no disk and never powers off: user
 # space frozen, an image made and read back, freed, thawed; then the
-# resuming side refusing a foreign image header. No tool= lines: making
-# an image freezes and thaws every device, and this profile keeps to the
+# resuming side refusing image headers that are not this machine's
+# (another page count, a wrong x86 magic). No tool= lines: making an
+# image freezes and thaws every device, and this profile keeps to the
 # serial console alone (no virtio-9p share whose transport would have to
 # survive it).
 description=/dev/snapshot: a hibernation image made, read back and freed, no disk, no power-off
