@@ -19,7 +19,12 @@
 #     outside the repository;
 #   - a bad recipes file (missing, empty, malformed, naming an image the
 #     generator does not make) fails with status 1, one clear error line
-#     and no image.
+#     and no image;
+#   - crafted recipes (tests/data/affs-crash/recipes-link-leak and
+#     recipes-loops): the same bytes
+#     each run, one index line "(NAME: crafted)" with the unlink= word per
+#     image, and fsck.affs finds each image inconsistent; an unknown
+#     crafted mutation or flavour is an error.
 # Nothing is printed on stdout.
 . "$TOP/tests/host/ktap.sh"
 
@@ -31,7 +36,7 @@ rm -rf "$w" && mkdir -p "$w/a" "$w/b" "$w/c" "$w/fake" ||
 	ktap_bail "build the tools first: make tools"
 MIB=1048576
 
-ktap_plan 20
+ktap_plan 22
 
 (cd "$w/a" && "$fuzz" fuzz.img 0 12 7) >"$w/out" 2>"$w/err"
 rc=$?
@@ -276,4 +281,36 @@ rc=$?
 [ "$rc" = 1 ] && grep -q "^error: cannot open recipes 'no/such/recipes': " "$w/err" &&
 	[ -z "$(cd "$w/c" && ls r.img* 2>/dev/null)" ]
 ktap_ok $? "a missing recipes file fails" || ktap_diag "status $rc: $(cat "$w/err")"
+
+# Crafted recipes: deterministic, described, and corrupted.
+rm -rf "$w/l" && mkdir -p "$w/l/x" "$w/l/y"
+loops=$w/l/recipes
+cat "$TOP/tests/data/affs-crash/recipes-link-leak" \
+	"$TOP/tests/data/affs-crash/recipes-loops" >"$loops"
+(cd "$w/l/x" && "$fuzz" loops.img 0 --recipes "$loops") >"$w/out" 2>"$w/err"
+rc=$?
+(cd "$w/l/y" && "$fuzz" loops.img 0 --recipes "$loops") 2>>"$w/err"
+sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$loops" | awk '{ print $1 }' \
+	>"$w/l/list"
+bad=
+i=0
+while read -r name; do
+	grep -q "^$i .* unlink=[^ ]* .*($name: crafted)\$" \
+		"$w/l/x/loops.img.index" || bad="$bad $name(index)"
+	"$fuzz" --extract "$w/l/x/loops.img" $i "$w/l/i.adf" || bad="$bad $name"
+	"$TOOLS/fsck.affs" "$w/l/i.adf" >/dev/null
+	[ $? = 1 ] || bad="$bad $name(fsck)"
+	i=$((i + 1))
+done <"$w/l/list"
+[ "$rc" = 0 ] && [ ! -s "$w/out" ] && [ ! -s "$w/err" ] && [ "$i" -ge 4 ] &&
+	[ -z "$bad" ] && cmp -s "$w/l/x/loops.img" "$w/l/y/loops.img" &&
+	cmp -s "$w/l/x/loops.img.index" "$w/l/y/loops.img.index"
+ktap_ok $? "crafted recipes: the same bytes twice, described, fsck.affs finds each corrupted" ||
+	ktap_diag "status $rc, $i images, wrong:$bad: $(cat "$w/out" "$w/err")"
+ok=0
+recipe_error "$bf line 1: unknown crafted mutation 'no-such'" \
+	"x crafted ffs no-such" || ok=1
+recipe_error "$bf line 1: unknown flavour 'hfs'" \
+	"x crafted hfs ext-self" || ok=1
+ktap_ok $ok "a crafted recipe with an unknown mutation or flavour fails"
 ktap_done

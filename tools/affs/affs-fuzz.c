@@ -79,6 +79,19 @@
  * two levels above the program (build/tools/../../, the repository), as
  * the boot runner calls the maker in the boot's results directory.
  *
+ * A recipe "NAME crafted FLAVOUR MUTATION" instead names one of the
+ * crafted mutations below, applied alone to FLAVOUR's base volume with
+ * every checksum redone and no generator involved: link-off-chain (the
+ * first link of a hard-linked file cut out of its directory's hash
+ * chain), link-hash-self (that link chained to itself in its directory),
+ * link-hash-lost (its hash slot pointing at a header chained to itself,
+ * so the link is off a chain that never ends) and ext-self (the
+ * extension block of other/one-ext.bin its own extension). Their
+ * description line ends in "(NAME: crafted)" and holds an "unlink=PATH"
+ * word and, for the two hash chain loops, a "create=PATH" word (a name in
+ * the looping slot): what tests/guest/affs/loop-walks.c does with the
+ * image (tests/data/affs-crash/recipes-loops and recipes-link-leak).
+ *
  * IMAGE and IMAGE.index are written beside themselves as IMAGE.XXXXXX and
  * renamed when complete. Exit status: 0, 1 on an error (a failing
  * mkfs.affs included: its own message is on stderr), 2 on a usage error.
@@ -492,6 +505,7 @@ struct mut {
 	unsigned char *v;		/* the copy being mutated */
 	char *desc;			/* the index line being built */
 	size_t len, size;
+	int always_sum;			/* crafted: never leave a sum bad */
 };
 
 static void say(struct mut *m, const char *fmt, ...)
@@ -550,7 +564,7 @@ static void checksum(struct mut *m, uint32_t b, int is_bitmap)
 
 	if (b >= m->s->blocks)
 		return;
-	if (!chance(85)) {
+	if (!m->always_sum && !chance(85)) {
 		say(m, ",nosum");
 		return;
 	}
@@ -913,6 +927,223 @@ static void mutate(struct base *s, unsigned char *v, uint64_t seed,
 	}
 }
 
+/* ---- crafted mutations: one named corruption, no generator ---- */
+
+/* The path of entry e from the root, "" when the parents do not lead there. */
+static void entry_path(const struct base *s, uint32_t e, char *buf, size_t size)
+{
+	char tmp[PATH_MAX];
+	unsigned int depth = 0, len;
+	const unsigned char *b;
+
+	buf[0] = 0;
+	while (e != s->root) {
+		if (!e || e >= s->blocks || ++depth > 16) {
+			buf[0] = 0;
+			return;
+		}
+		b = blk(s->v, e);
+		len = b[O_NAME] < 30 ? b[O_NAME] : 30;
+		snprintf(tmp, sizeof(tmp), "%.*s%s%s", (int)len,
+			 (const char *)b + O_NAME + 1, buf[0] ? "/" : "", buf);
+		snprintf(buf, size, "%s", tmp);
+		e = get32(b, O_PARENT);
+	}
+}
+
+/* The hash slot of the name of header block e. */
+static unsigned int entry_slot(const struct base *s, uint32_t e, int intl)
+{
+	const unsigned char *b = blk(s->v, e);
+
+	return affs_hash(b + O_NAME + 1, b[O_NAME] < 30 ? b[O_NAME] : 30, intl);
+}
+
+/*
+ * The first link of a hard-linked file (its real entry's next_link) whose
+ * directory is not the real entry's, so the unlink of the real entry
+ * walks the link's directory only through affs_remove_link().
+ */
+static uint32_t first_link(const struct base *s, uint32_t *real)
+{
+	uint32_t i, h, r, l;
+
+	for (i = 0; i < s->k[K_HARD].n; i++) {
+		h = s->k[K_HARD].b[i];
+		r = get32(blk(s->v, h), O_REAL_ENTRY);
+		if (!r || r >= s->blocks ||
+		    (int32_t)get32(blk(s->v, r), O_SEC_TYPE) != ST_FILE)
+			continue;
+		l = get32(blk(s->v, r), O_NEXT_LINK);
+		if (!l || l >= s->blocks ||
+		    get32(blk(s->v, l), O_PARENT) ==
+		    get32(blk(s->v, r), O_PARENT))
+			continue;
+		*real = r;
+		return l;
+	}
+	die("crafted: no hard-linked file with its first link in another "
+	    "directory");
+	return 0;
+}
+
+/* A name of the form fzN that hashes to slot, for a create there. */
+static void name_in_slot(unsigned int slot, int intl, char *buf, size_t size)
+{
+	unsigned int i;
+
+	for (i = 0; i < 100000; i++) {
+		snprintf(buf, size, "fz%u", i);
+		if (affs_hash((const unsigned char *)buf, strlen(buf), intl) ==
+		    slot)
+			return;
+	}
+	die("crafted: no name for hash slot %u", slot);
+}
+
+/*
+ * link-off-chain: the first link L of a hard-linked file is cut out of
+ * its directory's hash chain (the slot or its predecessor skips it), as if
+ * the directory had lost it. Unlinking the real entry makes
+ * affs_remove_link() look for L there and fail with -ENOENT.
+ */
+static void c_link_off_chain(struct mut *m, int intl)
+{
+	uint32_t r, l = first_link(m->s, &r), d = get32(blk(m->v, l), O_PARENT);
+	unsigned int off = O_TABLE + 4 * entry_slot(m->s, l, intl);
+	uint32_t b = d, steps = 0;
+	char path[PATH_MAX];
+
+	while (get32(blk(m->v, b), off) != l) {
+		b = get32(blk(m->v, b), off);
+		off = O_HASH_CHAIN;
+		if (!b || b >= m->s->blocks || ++steps > 64)
+			die("crafted: link %u is not on its chain", l);
+	}
+	set_word(m, b, off, get32(blk(m->v, l), O_HASH_CHAIN),
+		 "link-off-chain");
+	entry_path(m->s, r, path, sizeof(path));
+	say(m, " unlink=%s", path);
+}
+
+/*
+ * link-hash-self: the first link L of a hard-linked file chains to
+ * itself in its directory D. Unlinking the real entry makes
+ * affs_remove_link() take L out of D (found at once) and put the real
+ * header into D in its place: affs_insert_hash() walks L's chain, which
+ * never ends. The words unlink= and create= name what the guest does.
+ */
+static void c_link_hash_self(struct mut *m, int intl)
+{
+	uint32_t r, l = first_link(m->s, &r), d = get32(blk(m->v, l), O_PARENT);
+	char path[PATH_MAX], dpath[PATH_MAX], name[32];
+
+	if (entry_slot(m->s, r, intl) == entry_slot(m->s, l, intl) &&
+	    get32(blk(m->v, r), O_PARENT) == d)
+		die("crafted: link and real entry share a chain");
+	set_word(m, l, O_HASH_CHAIN, l, "link-hash-self");
+	entry_path(m->s, r, path, sizeof(path));
+	entry_path(m->s, d, dpath, sizeof(dpath));
+	name_in_slot(entry_slot(m->s, l, intl), intl, name, sizeof(name));
+	say(m, " unlink=%s create=%s%s%s", path, dpath, dpath[0] ? "/" : "",
+	    name);
+}
+
+/*
+ * link-hash-lost: the slot of the first link L in its directory D points
+ * at a free block made a header chained to itself, so L is no longer on
+ * its chain and the chain never ends: affs_remove_hash() of L, when the
+ * real entry is unlinked, walks it for ever.
+ */
+static void c_link_hash_lost(struct mut *m, int intl)
+{
+	uint32_t r, l = first_link(m->s, &r), d = get32(blk(m->v, l), O_PARENT);
+	unsigned int slot = entry_slot(m->s, l, intl);
+	char path[PATH_MAX], dpath[PATH_MAX], name[32];
+	uint32_t f = 0, i;
+	unsigned char *b;
+
+	for (i = 0; i < m->s->k[K_FREE].n && !f; i++)
+		if (m->s->k[K_FREE].b[i] > m->s->root)
+			f = m->s->k[K_FREE].b[i];
+	if (!f)
+		die("crafted: no free block for link-hash-lost");
+	b = blk(m->v, f);
+	memset(b, 0, BSIZE);
+	put32(b, O_TYPE, T_HEADER);
+	put32(b, O_KEY, f);
+	put32(b, O_SEC_TYPE, (uint32_t)ST_FILE);
+	put32(b, O_PARENT, d);
+	b[O_NAME] = 4;
+	memcpy(b + O_NAME + 1, "lost", 4);
+	bm_set(m, f, 0);
+	affs_set_checksum(blk(m->v, m->s->k[K_BITMAP].b[0]), 0);
+	set_word(m, f, O_HASH_CHAIN, f, "link-hash-lost");
+	set_word(m, d, O_TABLE + 4 * slot, f, "link-hash-lost");
+	entry_path(m->s, r, path, sizeof(path));
+	entry_path(m->s, d, dpath, sizeof(dpath));
+	name_in_slot(slot, intl, name, sizeof(name));
+	say(m, " unlink=%s create=%s%s%s", path, dpath, dpath[0] ? "/" : "",
+	    name);
+}
+
+/*
+ * ext-self: the one extension block of other/one-ext.bin has itself as
+ * its extension. Unlinking the file truncates it to nothing and
+ * affs_truncate() walks the extension chain, freeing the block each time
+ * round: for ever, or, with the walk capped at the volume's block count,
+ * one "already free" warning per block of the volume.
+ */
+static void c_ext_self(struct mut *m, int intl)
+{
+	uint32_t i, f, e = 0;
+	char path[PATH_MAX];
+
+	(void)intl;
+	for (i = 0; i < m->s->k[K_FILE].n && !e; i++) {
+		f = m->s->k[K_FILE].b[i];
+		entry_path(m->s, f, path, sizeof(path));
+		if (!strcmp(path, "other/one-ext.bin"))
+			e = get32(blk(m->v, f), O_EXTENSION);
+	}
+	if (!e || e >= m->s->blocks ||
+	    get32(blk(m->v, e), O_EXTENSION) != 0)
+		die("crafted: other/one-ext.bin has not exactly one extension "
+		    "block");
+	set_word(m, e, O_EXTENSION, e, "ext-self");
+	say(m, " unlink=other/one-ext.bin");
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(struct mut *m, int intl);
+} crafted[] = {
+	{ "link-off-chain", c_link_off_chain },
+	{ "link-hash-self", c_link_hash_self },
+	{ "link-hash-lost", c_link_hash_lost },
+	{ "ext-self", c_ext_self },
+};
+
+static int crafted_index(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(crafted) / sizeof(crafted[0]); i++)
+		if (!strcmp(crafted[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Crafted mutation c on a copy of base s; checksums always redone. */
+static void craft(struct base *s, unsigned char *v, int f, int c, char *desc,
+		  size_t size)
+{
+	struct mut m = { .s = s, .v = v, .desc = desc, .size = size,
+			 .always_sum = 1 };
+
+	crafted[c].fn(&m, f == 2 || f == 3);
+}
+
 /* ---- writing and reading the fuzz image ---- */
 
 static void pwrite_all(int fd, const void *buf, size_t len, off_t off,
@@ -979,6 +1210,8 @@ struct job {
 	unsigned int line;		/* of the recipe, or 0 */
 	char *name;			/* of the recipe, or NULL */
 	char *want;			/* its FLAVOUR MUTATION... words */
+	int crafted;			/* index in crafted[], or -1 */
+	int flavour;			/* of a crafted recipe */
 };
 
 static const char *recipes_path;	/* as resolved, for messages */
@@ -1008,6 +1241,21 @@ static int desc_matches(const char *got, const char *want)
 		got += g;
 		want += w;
 	}
+}
+
+/* Image j into work (a copy of its base), its description into line. */
+static int make_one(const struct job *j, unsigned char *work, uint32_t size,
+		    char *line, size_t lsize)
+{
+	int f = j->crafted >= 0 ? j->flavour : (int)(j->n % FLAVOURS);
+
+	memcpy(work, bases[f].v, size);
+	line[0] = 0;
+	if (j->crafted >= 0)
+		craft(&bases[f], work, f, j->crafted, line, lsize);
+	else
+		mutate(&bases[f], work, j->seed, j->n, line, lsize);
+	return f;
 }
 
 static void make_fuzz(const char *self, const char *image, uint32_t size,
@@ -1050,10 +1298,7 @@ static void make_fuzz(const char *self, const char *image, uint32_t size,
 			const struct job *j = &jobs[i];
 			char got[256];
 
-			f = j->n % FLAVOURS;
-			memcpy(work, bases[f].v, size);
-			line[0] = 0;
-			mutate(&bases[f], work, j->seed, j->n, line, 200);
+			f = make_one(j, work, size, line, 200);
 			if (!j->name) {
 				dlen += (size_t)snprintf(descs + dlen,
 							 LINE_MAX_LEN,
@@ -1063,6 +1308,13 @@ static void make_fuzz(const char *self, const char *image, uint32_t size,
 			}
 			snprintf(got, sizeof(got), "%s%s", flavours[f].name,
 				 line);
+			if (j->crafted >= 0) {
+				dlen += (size_t)snprintf(descs + dlen,
+							 LINE_MAX_LEN,
+							 "%u %s (%s: crafted)\n",
+							 i, got, j->name);
+				continue;
+			}
 			if (!desc_matches(got, j->want))
 				die("'%s' line %u: recipe '%s' is image %u of "
 				    "seed %llu, which is '%s', not '%s'",
@@ -1092,11 +1344,7 @@ static void make_fuzz(const char *self, const char *image, uint32_t size,
 			die("cannot write '%s': %s", tmp_image, strerror(errno));
 		write_sparse(fd, (unsigned char *)header, offset, 0, tmp_image);
 		for (i = 0; i < count; i++) {
-			f = jobs[i].n % FLAVOURS;
-			memcpy(work, bases[f].v, size);
-			line[0] = 0;
-			mutate(&bases[f], work, jobs[i].seed, jobs[i].n, line,
-			       200);
+			make_one(&jobs[i], work, size, line, 200);
 			write_sparse(fd, work, size,
 				     (off_t)(offset + (uint64_t)i * size),
 				     tmp_image);
@@ -1277,9 +1525,30 @@ static struct job *read_recipes(const char *self, const char *path,
 		jobs = realloc(jobs, (n + 1) * sizeof(*jobs));
 		if (!jobs)
 			die("out of memory");
-		jobs[n].seed = recipe_num(w[1], line, "seed", ULLONG_MAX);
-		jobs[n].n = (uint32_t)recipe_num(w[2], line, "image number",
-						 MAX_COUNT - 1);
+		jobs[n].crafted = -1;
+		jobs[n].flavour = 0;
+		if (!strcmp(w[1], "crafted")) {
+			/* NAME crafted FLAVOUR MUTATION */
+			for (i = 0; i < FLAVOURS; i++)
+				if (!strcmp(flavours[i].name, w[2]))
+					break;
+			if (i == FLAVOURS)
+				die("'%s' line %u: unknown flavour '%s'",
+				    recipes_path, line, w[2]);
+			jobs[n].crafted = crafted_index(p);
+			if (jobs[n].crafted < 0)
+				die("'%s' line %u: unknown crafted mutation "
+				    "'%s'", recipes_path, line, p);
+			jobs[n].flavour = (int)i;
+			jobs[n].seed = 0;
+			jobs[n].n = 0;
+		} else {
+			jobs[n].seed = recipe_num(w[1], line, "seed",
+						  ULLONG_MAX);
+			jobs[n].n = (uint32_t)recipe_num(w[2], line,
+							 "image number",
+							 MAX_COUNT - 1);
+		}
 		jobs[n].line = line;
 		jobs[n].name = strdup(w[0]);
 		jobs[n].want = strdup(p);
@@ -1342,6 +1611,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < count; i++) {
 		jobs[i].seed = seed;
 		jobs[i].n = i;
+		jobs[i].crafted = -1;
 	}
 	make_fuzz(argv[0], argv[1], (uint32_t)(mib ? mib : 1) * MIB,
 		  (uint32_t)count, jobs);
