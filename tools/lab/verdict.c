@@ -61,8 +61,10 @@
  * below the top level), splats, reason (one line) and first_splat_line (0
  * without a splat). Then, only when there is one: hostcheck (pass, or
  * "'CMD' failed"), v4l2_compliance (the totals a test printed as
- * "# v4l2-compliance: total=N succeeded=N failed=N warnings=N"), and one
- * line per failure and skip, in log order, with the test and what it says
+ * "# v4l2-compliance: total=N succeeded=N failed=N warnings=N"),
+ * v4l2_compliance_media (the same, printed as "# v4l2-compliance-media:
+ * ..." for the tool's run over the media device), and one line per
+ * failure and skip, in log order, with the test and what it says
  * separated by a tab (tabs in the log become spaces, so the tab is the
  * only one):
  *
@@ -381,6 +383,8 @@ struct diagnostic {
 static const struct diagnostic diagnostics[] = {
 	/* tests/guest/media/v4l2-compliance.c: the tool's totals */
 	{ "# v4l2-compliance: ", "v4l2_compliance" },
+	/* the same test's run over /dev/media0 with streaming */
+	{ "# v4l2-compliance-media: ", "v4l2_compliance_media" },
 };
 
 struct ktap {
