@@ -204,9 +204,10 @@ other=baseline
 		"$(html_text "$profile")" "$kernel" "$(html_text "$v")" "$(html_text "$v")"
 	printf '<p>%s</p>\n' "$(html_text "$(kv "$f" reason)")"
 	echo "<table>"
+	# shellcheck disable=SC2086 # V4L2_KEYS is a list of keys
 	facts verdict wall accel qemu_status ktap tests passed failed skipped \
 		xfail timeout subtests_passed subtests_failed subtests_skipped splats \
-		first_splat_line hostcheck v4l2_compliance
+		first_splat_line hostcheck $V4L2_KEYS
 	echo "</table>"
 	l=$(failures)
 	if [ -n "$l" ]; then

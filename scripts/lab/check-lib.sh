@@ -14,6 +14,10 @@
 #                    (tools/lab/verdict reads the KTAP), a skip as skipped,
 #                    never as passed. --stop ends at the
 #                    first failing test and returns 1
+# v4l2_check PROFILE each run of v4l2-compliance on PROFILE's two boots
+#                    (v4l2_compare in lib.sh): one result each, a pass
+#                    only when the patched kernel does no worse (check.sh;
+#                    tests/host/t1105 proves it fails when it does worse)
 # check_summary      the failures, the skips and the last line, "N passed,
 #                    N failed"; returns 0 only when nothing failed
 export TOP BUILD RESULTS TOOLS
@@ -85,6 +89,21 @@ host_tests() { # host_tests host|kernels [--stop]
 		fi
 	done
 	return 0
+}
+
+v4l2_check() { # v4l2_check PROFILE
+	_tab=$(printf '\t')
+	v4l2_compare "$1" >"$logdir/v4l2-compare" || {
+		count fail "v4l2-compliance $1" "cannot compare the totals"
+		return
+	}
+	while IFS="$_tab" read -r _name _result _a _b; do
+		if [ "$_result" = "no worse" ]; then
+			count pass "$_name $1 no worse on patched (baseline $_a; patched $_b)"
+		else
+			count fail "$_name $1" "patched: $_result (baseline: $_a; patched: $_b)"
+		fi
+	done <"$logdir/v4l2-compare"
 }
 
 check_summary() {

@@ -306,6 +306,46 @@ boot_change() {
 	fi
 }
 
+# The verdict keys of v4l2-compliance's totals, one per run of the tool
+# (tests/guest/media/v4l2-compliance.c prints them, tools/lab/verdict reads
+# them): -d /dev/video0, and -m /dev/media0 with streaming.
+V4L2_KEYS="v4l2_compliance v4l2_compliance_media"
+
+# v4l2_compare PROFILE: for each key of V4L2_KEYS that a boot of PROFILE
+# has, one line "NAME<TAB>RESULT<TAB>BASELINE<TAB>PATCHED": NAME is the key
+# as the test prints it (v4l2-compliance-media), BASELINE and PATCHED the
+# totals ("total=N succeeded=N failed=N warnings=N", or "none"), RESULT
+# "no worse" when the patched kernel fails no more checks and passes no
+# fewer than the baseline, "worse" when it does, "not run" when a kernel
+# has no totals and "unreadable" when they lack a number. Warnings are not
+# compared: the Requests test's come and go with TCG's timing.
+v4l2_compare() {
+	for _k in $V4L2_KEYS; do
+		_a=$(kv "$RESULTS/baseline/$1/verdict" "$_k")
+		_b=$(kv "$RESULTS/patched/$1/verdict" "$_k")
+		[ -n "$_a$_b" ] || continue
+		if [ -z "$_a" ] || [ -z "$_b" ]; then
+			_r="not run"
+		else
+			printf '%s\n%s\n' "$_a" "$_b" | awk '
+				{ for (i = 1; i <= NF; i++) if (split($i, f, "=") == 2 &&
+					f[2] ~ /^[0-9]+$/) v[NR, f[1]] = f[2] + 0 }
+				END {
+					if (!((1, "failed") in v) || !((1, "succeeded") in v) ||
+					    !((2, "failed") in v) || !((2, "succeeded") in v))
+						exit 2
+					exit !(v[2, "failed"] <= v[1, "failed"] &&
+					       v[2, "succeeded"] >= v[1, "succeeded"])
+				}'
+			case $? in
+			0) _r="no worse" ;; 1) _r=worse ;; *) _r=unreadable ;;
+			esac
+		fi
+		printf '%s\t%s\t%s\t%s\n' "$(echo "$_k" | tr _ -)" "$_r" \
+			"${_a:-none}" "${_b:-none}"
+	done
+}
+
 # series_line: what the patched tree holds, one line: "125 patches applied:
 # 105 core, 8 staging-move, 12 drivers".
 series_line() {

@@ -1,7 +1,9 @@
 #!/bin/sh
 # report.sh: the matrix of the last boots, profiles x kernels.
 #   stdout                 a text table: verdict and wall time per boot, the
-#                          change across kernels, the lseek ABI comparison
+#                          change across kernels, the lseek ABI comparison;
+#                          then each v4l2-compliance run's totals on both
+#                          kernels and whether patched does no worse
 #   results/summary.json   every boot's result.json plus the run's facts
 #   results/index.html     the front page: the run's facts, the bench
 #                          figures with their targets (when
@@ -108,11 +110,14 @@ for p in $profiles; do
 		esac
 	done
 done
-for p in $profiles; do
-	a=$(kv "$RESULTS/baseline/$p/verdict" v4l2_compliance)
-	b=$(kv "$RESULTS/patched/$p/verdict" v4l2_compliance)
-	[ -n "$a$b" ] && echo "v4l2-compliance on $p: baseline ${a:-not run}; patched ${b:-not run}"
-done
+tab=$(printf '\t')
+# v4l2-compliance's totals, each run of the tool compared (lib.sh).
+v4l2_lines=$(for p in $profiles; do
+	v4l2_compare "$p" | while IFS="$tab" read -r name result a b; do
+		printf '%s on %s: baseline %s; patched %s: %s\n' "$name" "$p" "$a" "$b" "$result"
+	done
+done)
+[ -z "$v4l2_lines" ] || printf '%s\n' "$v4l2_lines"
 [ -f "$RESULTS/matrix-wall" ] && echo "matrix wall time: $(cat "$RESULTS/matrix-wall") s"
 
 # summary.json: the run's facts and every boot's record.
@@ -259,11 +264,8 @@ bench_rows() {
 		printf '%s\n' "$not_passed"
 		echo "</ul>"
 	fi
-	for p in $profiles; do
-		a=$(kv "$RESULTS/baseline/$p/verdict" v4l2_compliance)
-		b=$(kv "$RESULTS/patched/$p/verdict" v4l2_compliance)
-		[ -n "$a$b" ] && printf '<p>v4l2-compliance on %s: baseline %s; patched %s</p>\n' \
-			"$p" "$(html_text "${a:-not run}")" "$(html_text "${b:-not run}")"
+	[ -z "$v4l2_lines" ] || printf '%s\n' "$v4l2_lines" | while IFS= read -r l; do
+		printf '<p>%s</p>\n' "$(html_text "$l")"
 	done
 
 	echo "<h2>Coverage</h2>"
