@@ -55,6 +55,7 @@
 #include <linux/sockios.h>
 
 #include "ktap.h"
+#include "atalk.h"
 
 #ifndef AF_APPLETALK
 #define AF_APPLETALK 5
@@ -382,19 +383,8 @@ static struct sockaddr_at at_addr(unsigned int net, unsigned int node)
 /* SIOCSIFADDR: net.node on a phase 2 netrange of one network. */
 static int if_set(int i, unsigned int net, unsigned int node)
 {
-	struct sockaddr_at sa = at_addr(net, node);
-	struct atalk_netrange nr;
-	struct ifreq ifr;
-
-	memset(&nr, 0, sizeof(nr));
-	nr.nr_phase = 2;
-	nr.nr_firstnet = htons(net);
-	nr.nr_lastnet = htons(net);
-	memcpy(sa.sat_zero, &nr, sizeof(nr));
-	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", tap_name[i]);
-	memcpy(&ifr.ifr_addr, &sa, sizeof(sa));
-	return ioctl(ctl, SIOCSIFADDR, &ifr);
+	return atalk_set_ifaddr(ctl, tap_name[i], AF_APPLETALK, net, node,
+				net, net);
 }
 
 static int if_get(int i, struct sockaddr_at *out)
