@@ -50,6 +50,7 @@
 #include <linux/atalk.h>
 
 #include "ktap.h"
+#include "atalk.h"
 
 #ifndef AF_APPLETALK
 #define AF_APPLETALK 5
@@ -183,18 +184,7 @@ static int if_set_full(const char *dev, int family, unsigned int net,
 		       unsigned int node, unsigned int first,
 		       unsigned int last)
 {
-	struct sockaddr_at sa = at_addr(net, node, 0);
-	struct atalk_netrange nr;
-	struct ifreq ifr;
-
-	memset(&nr, 0, sizeof(nr));
-	nr.nr_phase = 2;
-	nr.nr_firstnet = htons(first);
-	nr.nr_lastnet = htons(last);
-	memcpy(sa.sat_zero, &nr, sizeof(nr));
-	sa.sat_family = family;
-	fill_ifreq(&ifr, dev, &sa);
-	return ioctl(ctl, SIOCSIFADDR, &ifr);
+	return atalk_set_ifaddr(ctl, dev, family, net, node, first, last);
 }
 
 static int if_set(unsigned int net, unsigned int node)
