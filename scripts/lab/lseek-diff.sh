@@ -27,9 +27,19 @@ for s in $(cut -d/ -f1 "$KTREES/patched/applied" 2>/dev/null | sort -u); do
 done
 
 # The records come from the serial console and end in CR; the expected
-# file does not: compare without it.
+# file does not: compare without it. xHCI names its debugfs directory of
+# a USB device by slot ID (devices/NN), which the order of attaches
+# decides: usbip's attach/detach cycles give the same device another slot
+# from boot to boot, so NN is compared as SLOT.
 awk -F '\t' -v out="$out" '
-	{ sub(/\r$/, "") }
+	function slot(   s) {
+		if (match($0, /^\/sys\/kernel\/debug\/usb\/xhci\/[^\/\t]*\/devices\/[0-9]+\//)) {
+			s = substr($0, 1, RLENGTH)
+			sub(/[0-9]+\/$/, "SLOT/", s)
+			$0 = s substr($0, RLENGTH + 1)
+		}
+	}
+	{ sub(/\r$/, ""); slot() }
 	FILENAME == ARGV[1] { want[$1] = $0; next }
 	FILENAME == ARGV[2] { base[$1] = $0; next }
 	{ patched[$1] = $0 }
