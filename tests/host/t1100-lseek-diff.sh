@@ -2,8 +2,10 @@
 # scripts/lab/lseek-diff.sh: a record that differs between the baseline and
 # patched boots fails unless an applied series lists it in its
 # expected-lseek-changes; a listed change that did not happen fails too.
+# xHCI's debugfs device directories (devices/NN, a slot ID) compare as one,
+# but a differing record under them still fails.
 . "$TOP/tests/host/ktap.sh"
-ktap_plan 6
+ktap_plan 8
 
 w="$TMPDIR/t1100"
 rm -rf "$w"
@@ -47,4 +49,15 @@ cp "$w/results/baseline/p/lseek.tsv" "$w/results/patched/p/lseek.tsv"
 out=$(diffcmd)
 [ $? -eq 1 ] && grep -q '^unchanged:  /dev/x' "$w/results/lseek-diff/p.txt"
 ktap_ok $? "a listed change that did not happen fails" || ktap_diag "$out"
+
+: >"$w/build/kernel/patched/applied"
+x=/sys/kernel/debug/usb/xhci/0000:00:02.0/devices
+rec $x/01/ep03/trbs reg 0 0 EINVAL 4096 >"$w/results/baseline/p/lseek.tsv"
+rec $x/02/ep03/trbs reg 0 0 EINVAL 4096 >"$w/results/patched/p/lseek.tsv"
+[ "$(diffcmd)" = same ]
+ktap_ok $? "the same xHCI endpoint file under another slot number is the same"
+rec $x/02/ep03/trbs reg 0 0 0 4096 >"$w/results/patched/p/lseek.tsv"
+out=$(diffcmd)
+[ $? -eq 1 ] && grep -q "^unexpected: $x/SLOT/ep03/trbs" "$w/results/lseek-diff/p.txt"
+ktap_ok $? "a different record under another slot number still fails" || ktap_diag "$out"
 ktap_done
