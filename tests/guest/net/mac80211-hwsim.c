@@ -56,6 +56,7 @@
 
 #include "netif.h"
 #include "run.h"
+#include "slurp.h"
 
 #define IW		"/usr/sbin/iw"
 #define DBG		"/sys/kernel/debug/ieee80211"
@@ -82,29 +83,6 @@ static struct radio radio[2];
 static int nradios;
 
 /* ---- small helpers ---- */
-
-/* The whole of a (debugfs) file, NUL-terminated; its length or -1. */
-static ssize_t slurp(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-	ssize_t n = 0;
-	int err;
-
-	if (fd < 0)
-		return ktap_perror(path);
-	while (len + 1 < size &&
-	       (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += (size_t)n;
-	err = errno;
-	close(fd);
-	buf[len] = '\0';
-	if (n < 0) {
-		errno = err;
-		return ktap_perror(path);
-	}
-	return (ssize_t)len;
-}
 
 static int phy_file(const struct radio *r, const char *name, char *buf,
 		    size_t size)

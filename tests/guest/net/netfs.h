@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * netfs.h - what net/nfsd-sunrpc and net/afs-dynroot share: lo brought up
- * (both talk to 127.0.0.1), a small file read whole, a line written to a
- * control file, a failing check's diagnostic.
+ * (both talk to 127.0.0.1), a line written to a control file, a failing
+ * check's diagnostic; slurp.h reads their small files whole.
  */
 #ifndef BKLFREE_NETFS_H
 #define BKLFREE_NETFS_H
@@ -14,6 +14,7 @@
 
 #include "ktap.h"
 #include "netif.h"
+#include "slurp.h"
 
 /* A failed check's diagnostic; 0 for the case. */
 #define FAIL(...) (ktap_diag(__VA_ARGS__), 0)
@@ -22,21 +23,6 @@
 static inline int lo_up(void)
 {
 	return netif_up("lo");
-}
-
-/* Reads a whole small file, NUL-terminated: its length, or -1 with errno. */
-static inline ssize_t slurp(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n, len = 0;
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return n < 0 ? -1 : len;
 }
 
 /* Writes a whole line to path with one write(): 0 or -errno. */

@@ -47,6 +47,7 @@
 #include <linux/rtnetlink.h>
 
 #include "ktap.h"
+#include "slurp.h"
 
 #define WWAN_PORT "/dev/wwan0at0"
 #define NSIM_SYS "/sys/bus/netdevsim"
@@ -64,22 +65,6 @@ static int node(const char *path, int flags)
 	if (fd < 0)
 		ktap_diag("open %s: %s", path, strerror(errno));
 	return fd;
-}
-
-/* The whole of a small file into buf (NUL-terminated); length or -1. */
-static ssize_t slurp(const char *path, char *buf, size_t size)
-{
-	int fd = node(path, O_RDONLY);
-	size_t len = 0;
-	ssize_t n = 0;
-
-	if (fd < 0)
-		return -1;
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return n < 0 ? -1 : (ssize_t)len;
 }
 
 /* Write a string to a sysfs or debugfs file; 0 or -1 with errno. */

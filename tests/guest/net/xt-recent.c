@@ -34,6 +34,7 @@
 #include <sys/stat.h>
 
 #include "run.h"
+#include "slurp.h"
 
 #define IPTABLES "/usr/sbin/iptables-legacy"
 #define TABLE "/proc/net/xt_recent/bklfree"
@@ -68,24 +69,6 @@ static int iptables_rule(const char *action)
 	return run_diag(argv, TOOL_SECS) == 0;
 }
 
-/* The table's text into buf: length, or -1. */
-static ssize_t slurp(char *buf, size_t size)
-{
-	int fd = open(TABLE, O_RDONLY | O_CLOEXEC);
-	size_t len = 0;
-	ssize_t n = 0;
-
-	if (fd < 0) {
-		ktap_perror(TABLE);
-		return -1;
-	}
-	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
-		len += n;
-	close(fd);
-	buf[len] = '\0';
-	return n < 0 ? -1 : (ssize_t)len;
-}
-
 static unsigned int lines(const char *s)
 {
 	unsigned int n = 0;
@@ -100,7 +83,7 @@ static int entry(const char *addr, char *out, size_t size)
 {
 	char buf[4096], key[80], *p, *nl;
 
-	if (slurp(buf, sizeof(buf)) < 0)
+	if (slurp(TABLE, buf, sizeof(buf)) < 0)
 		return 0;
 	snprintf(key, sizeof(key), "src=%s ", addr);
 	for (p = buf; (p = strstr(p, key)); p++)
@@ -177,7 +160,7 @@ static int t_table_empty(void)
 		ktap_diag("mode %o", st.st_mode & 0777);
 		return 0;
 	}
-	return slurp(buf, sizeof(buf)) == 0;
+	return slurp(TABLE, buf, sizeof(buf)) == 0;
 }
 
 static int t_add(void)
@@ -239,7 +222,7 @@ static int t_remove(void)
 		ktap_diag("127.1.2.3 still listed");
 		return 0;
 	}
-	return slurp(buf, sizeof(buf)) > 0 && lines(buf) == 2;
+	return slurp(TABLE, buf, sizeof(buf)) > 0 && lines(buf) == 2;
 }
 
 static int t_ipv6(void)
@@ -276,7 +259,7 @@ static int t_flush(void)
 
 	if (put("/") != 1)
 		return fail("/");
-	return slurp(buf, sizeof(buf)) == 0;
+	return slurp(TABLE, buf, sizeof(buf)) == 0;
 }
 
 /* Datagrams to our own socket on 127.0.0.1:9 through the rule. */
@@ -332,7 +315,7 @@ static int t_traffic(void)
 static int t_lseek(void)
 {
 	char whole[4096], part[4096];
-	ssize_t len = slurp(whole, sizeof(whole)), n;
+	ssize_t len = slurp(TABLE, whole, sizeof(whole)), n;
 	int fd = open(TABLE, O_RDONLY | O_CLOEXEC), ok = 1;
 	off_t r;
 

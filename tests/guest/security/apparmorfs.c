@@ -77,7 +77,7 @@ static int file_is(const char *path, const char *want)
 {
 	char buf[512];
 
-	if (lsmfs_slurp(path, buf, sizeof(buf)) < 0)
+	if (slurp(path, buf, sizeof(buf)) < 0)
 		return 0;
 	if (strcmp(buf, want)) {
 		ktap_diag("%s: \"%s\", want \"%s\"", path, buf, want);
@@ -261,7 +261,7 @@ static int walk_features(const char *dir, unsigned int *files)
 			ok &= walk_features(path, files);
 			continue;
 		}
-		n = lsmfs_slurp(path, buf, sizeof(buf));
+		n = slurp(path, buf, sizeof(buf));
 		if (n <= 0 || buf[n - 1] != '\n' || strchr(buf, '\n') != buf + n - 1) {
 			ktap_diag("%s: %zd bytes \"%s\"", path, n, n > 0 ? buf : "");
 			ok = 0;
@@ -338,7 +338,7 @@ static ssize_t compile(const char *out, int complain, char *bin, size_t size)
 	unlink(out);
 	if (run_diag(argv, TOOL_SECS))
 		return -1;
-	return lsmfs_slurp(out, bin, size);
+	return slurp(out, bin, size);
 }
 
 static int t_compile(void)

@@ -43,19 +43,19 @@ static int fail(const char *what)
 }
 
 /* The whole of a small smackfs file into buf, NUL-terminated. */
-static ssize_t slurp(const char *name, char *buf, size_t size)
+static ssize_t smack_read(const char *name, char *buf, size_t size)
 {
 	char path[128];
 
 	snprintf(path, sizeof(path), SMACKFS "/%s", name);
-	return lsmfs_slurp(path, buf, size);
+	return slurp(path, buf, size);
 }
 
 /* name holds exactly len bytes of want (want may hold a NUL). */
 static int file_is_n(const char *name, const char *want, size_t len)
 {
 	char buf[4096];
-	ssize_t n = slurp(name, buf, sizeof(buf));
+	ssize_t n = smack_read(name, buf, sizeof(buf));
 
 	if (n < 0)
 		return 0;
@@ -78,7 +78,7 @@ static int has_line(const char *name, const char *line)
 	char buf[4096], *p;
 	size_t len = strlen(line);
 
-	if (slurp(name, buf, sizeof(buf)) < 0)
+	if (smack_read(name, buf, sizeof(buf)) < 0)
 		return 0;
 	for (p = buf; (p = strstr(p, line)); p += len)
 		if ((p == buf || p[-1] == '\n') && p[len] == '\n')
@@ -512,7 +512,7 @@ static int t_seq_lseek(void)
 
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		char path[128];
-		ssize_t len = slurp(files[i], whole, sizeof(whole)), n;
+		ssize_t len = smack_read(files[i], whole, sizeof(whole)), n;
 		off_t r;
 		int fd;
 
