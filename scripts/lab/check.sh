@@ -129,6 +129,7 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" SERIES=al
 				count skip "boot $k/$p" "$(kv "$f" reason)"
 			else
 				count fail "boot $k/$p" "${v:-no verdict}: $(kv "$f" reason) (console: ${f%verdict}console.log)"
+				failed_cases "${f%verdict}ktap.txt"
 			fi
 		done
 		# Each run of v4l2-compliance: the patched kernel must do no
