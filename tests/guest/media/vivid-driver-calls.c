@@ -7,13 +7,17 @@
  *
  * The function tracer, filtered to vivid's own functions (vivid_*,
  * vidioc_* and the vb2 queue ops vid_cap_*: in the lab kernel vivid is the
- * only V4L2 driver, so these names are its callbacks), counts the calls.
- * First a QUERYCAP on a live node must show up in the trace, which proves
- * the counter works. Then, after vivid's Disconnect control, a handle
- * subscribed to V4L2_EVENT_DISCONNECT dequeues its events, and both it and
- * an ordinary handle try QUERYCAP, G_FMT, S_CTRL, ENUM_FMT, DQEVENT, poll
- * and UNSUBSCRIBE_EVENT: none of that may reach a vivid function. Closing
- * the handles must then reach vivid_fop_release.
+ * only V4L2 driver, so these names are its callbacks), counts the calls;
+ * lockdep's lock_acquire event, filtered to this process and to vivid's
+ * device mutex (the node's vdev->lock, lockdep class "&dev->mutex"),
+ * counts the times the core takes the driver's lock for it. First a
+ * QUERYCAP on a live node must show up as both, which proves the counters
+ * work. Then, after vivid's Disconnect control, a handle subscribed to
+ * V4L2_EVENT_DISCONNECT dequeues its events, and both it and an ordinary
+ * handle try QUERYCAP, G_FMT, S_CTRL, ENUM_FMT, DQEVENT, poll and
+ * UNSUBSCRIBE_EVENT: none of that may reach a vivid function or take
+ * vivid's lock (the driver may have freed it). Closing the handles must
+ * then reach vivid_fop_release.
  */
 #include <fcntl.h>
 #include <poll.h>
@@ -35,6 +39,8 @@
  */
 #define INSTANCE "/sys/kernel/tracing/instances/vivid-driver-calls"
 #define TRACING INSTANCE "/"
+#define LOCK_EVENT TRACING "events/lock/lock_acquire/"
+#define VIVID_LOCK "&dev->mutex"
 
 static char trace[1 << 16];
 
@@ -123,12 +129,19 @@ static void run(void)
 	struct v4l2_control plug = { .id = VIVID_CID_DISCONNECT };
 	struct v4l2_capability cap;
 	int subscribed, plain, n;
+	char pid[16];
 
 	if (mkdir(INSTANCE, 0755) && errno != EEXIST)
 		ktap_bail("cannot make the tracing instance: %s", strerror(errno));
 	if (!write_str(TRACING "set_ftrace_filter", "vivid_* vidioc_* vid_cap_*") ||
 	    !write_str(TRACING "current_tracer", "function"))
 		ktap_bail("cannot set up the function tracer: %s", strerror(errno));
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (!write_str(TRACING "set_event_pid", pid) ||
+	    !write_str(LOCK_EVENT "filter", "name == \"" VIVID_LOCK "\"") ||
+	    !write_str(LOCK_EVENT "enable", "1"))
+		ktap_bail("cannot trace lock_acquire of " VIVID_LOCK ": %s",
+			  strerror(errno));
 	subscribed = open(VIDEO, O_RDWR | O_CLOEXEC);
 	plain = open(VIDEO, O_RDWR | O_CLOEXEC);
 	if (subscribed < 0 || plain < 0)
@@ -138,8 +151,8 @@ static void run(void)
 	trace_start();
 	ioctl(plain, VIDIOC_QUERYCAP, &cap);
 	n = trace_stop();
-	ktap_ok(n > 0 && traced("vidioc_querycap"),
-		"the tracer sees vidioc_querycap on the live node");
+	ktap_ok(n > 0 && traced("vidioc_querycap") && traced(VIVID_LOCK),
+		"the tracer sees vidioc_querycap and vivid's lock taken on the live node");
 
 	ktap_ok(!ioctl(plain, VIDIOC_S_CTRL, &plug),
 		"vivid disconnect control unregisters the node");
@@ -147,7 +160,7 @@ static void run(void)
 	poke(subscribed);
 	poke(plain);
 	n = trace_stop();
-	ktap_ok(n == 0, "no vivid function runs for ioctls and poll after unplug");
+	ktap_ok(n == 0, "no vivid function runs and vivid's lock is not taken for ioctls and poll after unplug");
 
 	trace_start();
 	close(subscribed);
@@ -155,6 +168,7 @@ static void run(void)
 	n = trace_stop();
 	ktap_ok(n > 0 && traced("vivid_fop_release"),
 		"closing the handles reaches vivid_fop_release");
+	write_str(LOCK_EVENT "enable", "0");
 	write_str(TRACING "current_tracer", "nop");
 	rmdir(INSTANCE);
 }
@@ -162,7 +176,8 @@ static void run(void)
 const struct ktap_test ktap_test = {
 	.plan = 4,
 	.devices = (const char *const[]){ VIDEO, "/sys/kernel/tracing/instances", NULL },
-	.kconfig = (const char *const[]){ "CONFIG_FUNCTION_TRACER", NULL },
+	.kconfig = (const char *const[]){ "CONFIG_FUNCTION_TRACER", "CONFIG_PROVE_LOCKING",
+					  NULL },
 	.timeout = 30,
 	.upstream = "RFC BKL, locking and ioctls (Hans Verkuil, 2010); patches/core/0501-0503",
 	.run = run,
