@@ -100,5 +100,3 @@ module=gnss-usb
 # random on the baseline kernel.
 tests=usb/hcd-debugfs usb/gadget-classes usb/raw-vendor
 timeout=120
-kconfig=CONFIG_GNSS=m
-kconfig=CONFIG_GNSS_USB=m
