@@ -6,8 +6,9 @@
  * a host-side driver's id table asks for.
  *
  * A device is a struct rd_device: its ids, strings, one interface (class
- * triple, class-specific descriptors, up to RD_MAX_EPS endpoints) and the
- * hooks that play its protocol. rd_start() forks the emulator: a child
+ * triple, class-specific descriptors, up to RD_MAX_EPS endpoints; for a HID
+ * interface the report descriptor the host asks for by GET_DESCRIPTOR) and
+ * the hooks that play its protocol. rd_start() forks the emulator: a child
  * process that opens /dev/raw-gadget, binds to dummy_udc.0 at full speed
  * and answers the host's control requests from its event loop (standard
  * ones itself, class and vendor ones through ->control, unknown ones with a
@@ -31,10 +32,12 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <linux/hid.h>
 #include <linux/usb/ch9.h>
 #include <linux/usb/raw_gadget.h>
 
@@ -59,6 +62,14 @@ struct rd_device {
 	uint8_t if_class, if_subclass, if_protocol;
 	const uint8_t *extra;	/* class descriptors after the interface's */
 	unsigned int extra_len;
+	const uint8_t *report;	/* HID report descriptor, or NULL */
+	unsigned int report_len;
+	/*
+	 * The emulator closes the test's other files: a node the test
+	 * opened before plugging this device in is then released by the
+	 * test's close(), not later by the emulator's exit.
+	 */
+	int close_fds;
 	const char *manufacturer, *product, *serial;	/* serial may be NULL */
 	unsigned int nep;
 	struct rd_ep ep[RD_MAX_EPS];
@@ -376,6 +387,11 @@ static int rd_standard(struct rd_emu *e, const struct usb_ctrlrequest *c,
 
 			return n ? n : -1;
 		}
+		case HID_DT_REPORT:
+			if (!d->report)
+				return -1;
+			memcpy(in, d->report, d->report_len);
+			return d->report_len;
 		}
 		return -1;
 	case USB_REQ_SET_CONFIGURATION:
@@ -469,6 +485,20 @@ static __attribute__((noreturn)) void rd_child(struct rd_emu *e)
 	}
 }
 
+/* In the child: close every file but stdio and the emulator's pipes. */
+static void rd_close_others(struct rd_emu *e)
+{
+	int fd, i, keep;
+
+	for (fd = 3; fd < 1024; fd++) {
+		keep = fd == e->report[1];
+		for (i = 0; i < RD_MAX_EPS; i++)
+			keep |= fd == e->queue[i][0] || fd == e->queue[i][1];
+		if (!keep)
+			close(fd);
+	}
+}
+
 /* ---- the test ----------------------------------------------------------- */
 
 /* Plug the device in: fork the emulator. NULL (and a diagnostic) on error. */
@@ -493,6 +523,8 @@ static struct rd_emu *rd_start(const struct rd_device *d, void *state)
 	if (!e->pid) {
 		close(e->report[0]);
 		fcntl(e->report[1], F_SETFL, O_NONBLOCK);
+		if (d->close_fds)
+			rd_close_others(e);
 		rd_child(e);
 	}
 	close(e->report[1]);
