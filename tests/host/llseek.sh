@@ -20,7 +20,8 @@
 #                    the head of its errors as KTAP diagnostics, returns 1
 # llseek_checkpatch PATCH...
 #                    one KTAP case: checkpatch --strict --no-tree finds
-#                    nothing in the PATCHes but UNKNOWN_COMMIT_ID
+#                    nothing in the PATCHes but UNKNOWN_COMMIT_ID (through
+#                    checkpatch.sh, whose results t8000 shares)
 # llseek_of TREE FILE NAME
 #                    the llseek value of each initialiser NAME in TREE/FILE
 #                    ("unset" when it sets none; nothing when there is
@@ -33,6 +34,7 @@
 #                    fix nor keep, a listed patch that is missing or that
 #                    no fix row names; one line each
 : "${RESULTS:=$TOP/results}"
+. "$TOP/tests/host/checkpatch.sh"
 pristine="$BUILD/pristine"
 core="$TOP/patches/core"
 decisions="$TOP/coccinelle/llseek/decisions.tsv"
@@ -98,9 +100,11 @@ llseek_tree() {
 llseek_checkpatch() {
 	_bad=
 	for _p; do
-		_out=$(cd "$TMPDIR" && perl "$pristine/scripts/checkpatch.pl" \
-			--strict --no-tree -q --ignore UNKNOWN_COMMIT_ID \
-			"$core/$_p" 2>&1) && [ -z "$_out" ] && continue
+		echo "UNKNOWN_COMMIT_ID $core/$_p"
+	done | checkpatch_run
+	for _p; do
+		_out=$(checkpatch_result UNKNOWN_COMMIT_ID "$core/$_p") &&
+			[ -z "$_out" ] && continue
 		_bad="$_bad $_p"
 		ktap_diag "$_out"
 	done

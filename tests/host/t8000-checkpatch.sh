@@ -6,33 +6,34 @@
 # ignored for a patch only when a later patch of its series updates
 # MAINTAINERS: the staging moves must stay pure renames, so their
 # MAINTAINERS change is a patch of its own. --no-tree, because
-# checkpatch's tree checks want a git tree.
+# checkpatch's tree checks want a git tree. Results are kept by the
+# patch's bytes (checkpatch.sh): the llseek tests check some of the same.
 . "$TOP/tests/host/ktap.sh"
+. "$TOP/tests/host/checkpatch.sh"
 
 cp="$BUILD/pristine/scripts/checkpatch.pl"
 [ -f "$cp" ] || ktap_bail "no kernel tree: run 'make tree'"
-patches=$(for s in "$TOP"/patches/*/series; do
+# "IGNORE PATCH" per patch, series by series in series order. A patch
+# before the last one of its series that edits MAINTAINERS has a later
+# one that does.
+for s in "$TOP"/patches/*/series; do
 	d=$(dirname "$s")
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$s" | sed "s|^|$d/|"
-done)
-[ -n "$patches" ] || ktap_bail "no series under patches/"
-ktap_plan $(($(echo "$patches" | wc -l) + 1))
-# later_maintainers PATCH: a later patch of PATCH's series edits MAINTAINERS.
-later_maintainers() {
-	d=$(dirname "$1")
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$d/series" |
-		sed -n "\|^$(basename "$1")\$|,\$p" | sed 1d | while read -r q; do
-			grep -q '^+++ b/MAINTAINERS$' "$d/$q" && echo yes && break
-		done | grep -q yes
-}
-for p in $patches; do
-	ignore=UNKNOWN_COMMIT_ID
-	later_maintainers "$p" && ignore=$ignore,FILE_PATH_CHANGES
-	out=$(cd "$TMPDIR" && perl "$cp" --strict --no-tree -q \
-		--ignore "$ignore" "$p" 2>&1)
+	list=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$s")
+	last=$(cd "$d" && grep -l '^+++ b/MAINTAINERS$' $list 2>/dev/null | tail -n 1)
+	later=${last:+,FILE_PATH_CHANGES}
+	for p in $list; do
+		[ "$p" != "$last" ] || later=
+		echo "UNKNOWN_COMMIT_ID$later $d/$p"
+	done
+done >"$TMPDIR/list"
+[ -s "$TMPDIR/list" ] || ktap_bail "no series under patches/"
+ktap_plan $(($(wc -l <"$TMPDIR/list") + 1))
+checkpatch_run <"$TMPDIR/list"
+while read -r ignore p; do
+	out=$(checkpatch_result "$ignore" "$p")
 	[ $? = 0 ] && [ -z "$out" ]
 	ktap_ok $? "checkpatch --strict: ${p#"$TOP"/patches/}" || ktap_diag "$out"
-done
+done <"$TMPDIR/list"
 # The check can fail: a line over 100 columns and a trailing space.
 long=$(printf 'x%.0s' $(seq 1 120))
 cat >"$TMPDIR/bad.patch" <<EOT
