@@ -37,8 +37,15 @@ macros='DEFINE_(SHOW|SEQ|PROC_SHOW)_ATTRIBUTE|DEFINE_(SIMPLE|DEBUGFS)_ATTRIBUTE(
 start=$(now)
 work="$BUILD/llseek/report"
 mkdir -p "$work" "$LLSEEK_OUT"
-llseek_candidates "struct[[:space:]]+(file_operations|proc_ops)([^_[:alnum:]]|\$)|(^|[^_[:alnum:]])($macros)[[:space:]]*\\(" \
-	>"$work/files" || die "cannot list the files of '$LLSEEK_TREE'"
+# The files naming either type or a macro (the independent count below
+# reads them all), in one pass over the tree; spatch's are those of them
+# with an initialiser's "struct TYPE" or a macro use: a line that has
+# either also names the type or the macro.
+llseek_candidates "(^|[^_[:alnum:]])(file_operations|proc_ops|$macros)([^_[:alnum:]]|\$)" \
+	>"$work/files-wide" || die "cannot list the files of '$LLSEEK_TREE'"
+(cd "$LLSEEK_TREE" && xargs sh -c 'grep -lE "$0" "$@" || [ $? = 1 ]' \
+	"struct[[:space:]]+(file_operations|proc_ops)([^_[:alnum:]]|\$)|(^|[^_[:alnum:]])($macros)[[:space:]]*\\(") \
+	<"$work/files-wide" >"$work/files" || die "cannot list the files of '$LLSEEK_TREE'"
 nfiles=$(wc -l <"$work/files")
 
 llseek_spatch fops_llseek.cocci report "$work/files" "$work/spatch" ||
@@ -62,8 +69,6 @@ spatch_time=$(elapsed "$start")
 # #if 0, "NAME(ARG", is form "macro-use", named as its definition names
 # the initialiser: ARG_fops (DEFINE_SHOW_ATTRIBUTE, DEFINE_SEQ_ATTRIBUTE),
 # ARG_proc_ops (DEFINE_PROC_SHOW_ATTRIBUTE), else ARG.
-llseek_candidates "(^|[^_[:alnum:]])(file_operations|proc_ops|$macros)([^_[:alnum:]]|\$)" \
-	>"$work/files-wide" || die "cannot list the files of '$LLSEEK_TREE'"
 (cd "$LLSEEK_TREE" && MACROS=$macros xargs perl -e '
 	my $attr = qr/__\w++\s*(?:\((?:[^()]|\([^()]*\))*\))?\s*/;
 	for my $f (@ARGV) {
