@@ -185,14 +185,17 @@ check-lava: deps tools initramfs
 
 # Host tests first (a failure stops before any kernel is built), then the
 # kernels, the allmodconfig objects and the boots; see scripts/lab/check.sh.
+# The tools, the guest tests and the tree are made as many at once as there
+# are cores: a fresh clone compiles about 100 static programs (28 s one at
+# a time) and extracts the tree (10 s).
 check: deps
-	@$(MAKE) --no-print-directory tools guest tree
+	@$(MAKE) --no-print-directory -j$$(nproc) tools guest tree
 	@scripts/lab/check.sh
 
 # The host tests alone: tools, guest tests, the extracted tree and the
 # llseek report, no kernel build.
 check-host: deps
-	@$(MAKE) --no-print-directory tools guest tree
+	@$(MAKE) --no-print-directory -j$$(nproc) tools guest tree
 	@scripts/lab/check-host.sh
 
 bench: deps
