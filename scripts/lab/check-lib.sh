@@ -65,45 +65,111 @@ llseek_report() {
 	fi
 }
 
+# host_run TEST: one host test in the background, its KTAP in
+# $logdir/NAME.log; when it ends, "STATUS SECONDS" in $logdir/NAME.rc and a
+# line on fd 3 (host_tests reads it to start the next). The test itself
+# gets no fd 3.
+host_run() {
+	_name=$(basename "$1" .sh)
+	rm -f "$logdir/$_name.rc"
+	(
+		_t0=$(now)
+		TMPDIR="$logdir/tmp-$_name" sh -c 'mkdir -p "$TMPDIR" && exec sh "$0"' \
+			"$1" >"$logdir/$_name.log" 2>&1 3>&-
+		echo "$? $(elapsed "$_t0")" >"$logdir/$_name.rc"
+		echo "$_name" >&3
+	) &
+}
+
+# host_result NAME: count and print one finished test; returns 1 when it
+# failed.
+host_result() {
+	name=$1
+	log="$logdir/$name.log"
+	read -r rc secs <"$logdir/$name.rc"
+	# The test's top-level results, as tools/lab/verdict counts
+	# them (the one KTAP reader).
+	v="$logdir/$name.verdict"
+	"$TOOLS/verdict" "$log" >"$v" || : >"$v"
+	n_ok=$(kv "$v" passed) n_skip=$(kv "$v" skipped)
+	n_bad=$(kv "$v" failed) n_timeout=$(kv "$v" timeout)
+	n_ok=${n_ok:-0} n_skip=${n_skip:-0}
+	n_bad=$((${n_bad:-0} + ${n_timeout:-0}))
+	_tab=$(printf '\t')
+	sed -n "s/^failed_test=\([^$_tab]*\)$_tab.*/  $name: not ok \1/p" "$v"
+	passed=$((passed + n_ok))
+	skipped=$((skipped + n_skip))
+	failed=$((failed + n_bad))
+	if [ "$rc" -ne 0 ] && [ "$n_bad" -eq 0 ]; then
+		count fail "$name" "exit status $rc without a failing case ($(kv "$v" reason)); log: $log"
+	else
+		printf '%-7s %s: %s passed, %s failed, %s skipped (%s s)\n' \
+			"$([ "$n_bad" -eq 0 ] && echo ok || echo FAIL)" "$name" \
+			"$n_ok" "$n_bad" "$n_skip" "$secs"
+		[ "$n_bad" -eq 0 ] || failures="$failures
+  $name: $n_bad failed case(s); log: $log"
+	fi
+	[ "$rc" -eq 0 ] && [ "$n_bad" -eq 0 ]
+}
+
 host_tests() { # host_tests host|kernels [--stop]
+	# The kernel tests boot guests with timeouts: one at a time.
+	_jobs=1
+	[ "$1" = kernels ] || _jobs=${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+	_stop=$2 _todo= _running=0
 	for t in "$TOP"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh; do
 		if grep -q '^# needs: kernels$' "$t"; then
 			[ "$1" = kernels ] || continue
 		else
 			[ "$1" = host ] || continue
 		fi
-		name=$(basename "$t" .sh)
-		log="$logdir/$name.log"
-		TMPDIR="$logdir/tmp-$name" sh -c 'mkdir -p "$TMPDIR" && exec sh "$0"' "$t" >"$log" 2>&1
-		rc=$?
-		# The test's top-level results, as tools/lab/verdict counts
-		# them (the one KTAP reader).
-		v="$logdir/$name.verdict"
-		"$TOOLS/verdict" "$log" >"$v" || : >"$v"
-		n_ok=$(kv "$v" passed) n_skip=$(kv "$v" skipped)
-		n_bad=$(kv "$v" failed) n_timeout=$(kv "$v" timeout)
-		n_ok=${n_ok:-0} n_skip=${n_skip:-0}
-		n_bad=$((${n_bad:-0} + ${n_timeout:-0}))
-		_tab=$(printf '\t')
-		sed -n "s/^failed_test=\([^$_tab]*\)$_tab.*/  $name: not ok \1/p" "$v"
-		passed=$((passed + n_ok))
-		skipped=$((skipped + n_skip))
-		failed=$((failed + n_bad))
-		if [ "$rc" -ne 0 ] && [ "$n_bad" -eq 0 ]; then
-			count fail "$name" "exit status $rc without a failing case ($(kv "$v" reason)); log: $log"
-		else
-			printf '%-7s %s: %s passed, %s failed, %s skipped\n' \
-				"$([ "$n_bad" -eq 0 ] && echo ok || echo FAIL)" "$name" \
-				"$n_ok" "$n_bad" "$n_skip"
-			[ "$n_bad" -eq 0 ] || failures="$failures
-  $name: $n_bad failed case(s); log: $log"
-		fi
-		if [ "$2" = --stop ] && { [ "$rc" -ne 0 ] || [ "$n_bad" -ne 0 ]; }; then
-			echo "stopped at the first failing host test, $name"
-			return 1
-		fi
+		_todo="$_todo $t"
 	done
-	return 0
+	# Each test that ends writes a line to the FIFO (fd 3, opened read and
+	# write so that it never reads end of file); results are printed in
+	# name order whatever order the tests end in.
+	rm -f "$logdir/.ended"
+	mkfifo "$logdir/.ended" && exec 3<>"$logdir/.ended" && rm -f "$logdir/.ended" ||
+		die "cannot make the FIFO $logdir/.ended"
+	set -- $_todo
+	_queue= _stopped=
+	while :; do
+		# The finished tests at the head of the queue, in name order.
+		while [ -n "$_queue" ]; do
+			_head=${_queue%% *}
+			[ -f "$logdir/$_head.rc" ] || break
+			_queue=${_queue#"$_head"}
+			_queue=${_queue# }
+			host_result "$_head" || [ "$_stop" != --stop ] || {
+				_stopped=$_head
+				break 2
+			}
+		done
+		[ $# -gt 0 ] || [ -n "$_queue" ] || break
+		while [ $# -gt 0 ] && [ "$_running" -lt "$_jobs" ]; do
+			host_run "$1"
+			_queue="${_queue:+$_queue }$(basename "$1" .sh)"
+			_running=$((_running + 1))
+			shift
+		done
+		read -r _ended <&3
+		_running=$((_running - 1))
+		# Under --stop, a test that failed ends the starting: every
+		# test before it in name order has started.
+		[ "$_stop" != --stop ] || { read -r _rc _ <"$logdir/$_ended.rc" &&
+			[ "$_rc" -eq 0 ]; } || set --
+	done
+	# Every test started has ended (those started beside a failing one
+	# under --stop run to their end, uncounted).
+	while [ "$_running" -gt 0 ]; do
+		read -r _ <&3
+		_running=$((_running - 1))
+	done
+	exec 3>&-
+	[ -z "$_stopped" ] || {
+		echo "stopped at the first failing host test, $_stopped"
+		return 1
+	}
 }
 
 v4l2_check() { # v4l2_check PROFILE
