@@ -44,10 +44,11 @@ start=$(now)
 version=$(cat "$LLSEEK_TREE/.bklfree-extracted" 2>/dev/null)
 spatch_version=$(spatch --version | sed -n 's/^spatch version \([^ ]*\).*/\1/p')
 
-# 1. The rule, on copies.
+# 1. The rule, on copies. Nothing reads spatch's diff of them, which took
+# more than half of its time (--no-show-diff: 24.8 -> 10.3 s CPU).
 llseek_candidates '(^|[^_[:alnum:]])no_llseek([^_[:alnum:]]|$)' \
 	>"$work/files" || die "cannot list the files of '$LLSEEK_TREE'"
-llseek_spatch no_llseek.cocci patch "$work/files" "$work/spatch" --in-place ||
+llseek_spatch no_llseek.cocci patch "$work/files" "$work/spatch" --in-place --no-show-diff ||
 	die "spatch failed on the files above; log: $work/spatch/err"
 rmdir "$new" && mv "$work/spatch/tree" "$new" ||
 	die "cannot collect the rewritten files"
