@@ -58,13 +58,20 @@ say() {
 }
 
 # yq TEXT: TEXT as a YAML single-quoted scalar (only ' is special there).
+# sed only when there is a quote: a job asks for hundreds of these.
 yq() {
-	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")"
+	case $1 in
+	*\'*) printf "'%s'" "$(printf '%s' "$1" | sed "s/'/''/g")" ;;
+	*) printf "'%s'" "$1" ;;
+	esac
 }
 
 # re_quote TEXT: TEXT as a Python regular expression matching it literally.
 re_quote() {
-	printf '%s' "$1" | sed 's/[][\\.^$*+?(){}|]/\\&/g'
+	case $1 in
+	*[][\\.^\$*+?\(\){}\|]*) printf '%s' "$1" | sed 's/[][\\.^$*+?(){}|]/\\&/g' ;;
+	*) printf '%s' "$1" ;;
+	esac
 }
 
 # image_key NAME: the deploy image name of an image= file, a Python format
