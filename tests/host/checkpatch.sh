@@ -5,20 +5,23 @@
 # checkpatch_run <LIST
 #                    LIST: "IGNORE PATCH" lines; checkpatch --ignore IGNORE
 #                    on each PATCH (absolute path), as many at a time as
-#                    there are cores, unless $BUILD/checkpatch already keeps
-#                    the result for the same checkpatch.pl, IGNORE, path and
-#                    bytes (a patch changed by one byte is checked again)
+#                    there are cores, unless $BUILD/checkpatch keeps a clean
+#                    result for the same tree, checkpatch.pl, IGNORE, path
+#                    and bytes (a patch changed by one byte is checked
+#                    again); only clean results are kept, a flagged patch
+#                    is checked again every time
 # checkpatch_result IGNORE PATCH
 #                    what checkpatch said on it, and its exit status (1 when
 #                    checkpatch_run left no result)
 # checkpatch_one IGNORE PATCH
-#                    checks one PATCH into the cache (checkpatch_run's worker)
+#                    checks one PATCH (checkpatch_run's worker)
 checkpatch_pl="$BUILD/pristine/scripts/checkpatch.pl"
 checkpatch_dir="$BUILD/checkpatch"
 
-# checkpatch_key IGNORE PATCH: the name of PATCH's result in the cache.
+# checkpatch_key IGNORE PATCH: the name of PATCH's result.
 checkpatch_key() {
 	{
+		cat "$BUILD/pristine/.bklfree-extracted"
 		sha1sum <"$checkpatch_pl"
 		printf '%s %s\n' "$1" "$2"
 		cat "$2"
@@ -32,20 +35,25 @@ checkpatch_one() {
 	_out=$(cd "$TMPDIR" && perl "$checkpatch_pl" --strict --no-tree -q \
 		--ignore "$1" "$2" 2>&1)
 	_rc=$?
+	_to="$checkpatch_dir"
+	[ "$_rc" = 0 ] && [ -z "$_out" ] || _to="$TMPDIR/checkpatch"
 	# Written whole, then renamed: two tests may check the same patch.
-	printf '%s\n%s\n' "$_rc" "$_out" >"$checkpatch_dir/$_key.$$" &&
-		mv "$checkpatch_dir/$_key.$$" "$checkpatch_dir/$_key"
+	printf '%s\n%s\n' "$_rc" "$_out" >"$_to/$_key.$$" &&
+		mv "$_to/$_key.$$" "$_to/$_key"
 }
 
 checkpatch_run() {
-	mkdir -p "$checkpatch_dir"
+	rm -rf "$TMPDIR/checkpatch"
+	mkdir -p "$checkpatch_dir" "$TMPDIR/checkpatch"
 	xargs -n 2 -P "$(nproc 2>/dev/null || echo 1)" sh -c \
 		'BUILD=$1 TMPDIR=$2; shift 2; . "$0" && checkpatch_one "$@"' \
 		"$TOP/tests/host/checkpatch.sh" "$BUILD" "$TMPDIR"
 }
 
 checkpatch_result() {
-	_f="$checkpatch_dir/$(checkpatch_key "$1" "$2")"
+	_key=$(checkpatch_key "$1" "$2")
+	_f="$checkpatch_dir/$_key"
+	[ -f "$_f" ] || _f="$TMPDIR/checkpatch/$_key"
 	[ -f "$_f" ] || { echo "checkpatch left no result for $2"; return 1; }
 	sed 1d "$_f"
 	return "$(head -n 1 "$_f")"

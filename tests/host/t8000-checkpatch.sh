@@ -6,7 +6,7 @@
 # ignored for a patch only when a later patch of its series updates
 # MAINTAINERS: the staging moves must stay pure renames, so their
 # MAINTAINERS change is a patch of its own. --no-tree, because
-# checkpatch's tree checks want a git tree. Results are kept by the
+# checkpatch's tree checks want a git tree. Clean results are kept by the
 # patch's bytes (checkpatch.sh): the llseek tests check some of the same.
 . "$TOP/tests/host/ktap.sh"
 . "$TOP/tests/host/checkpatch.sh"
