@@ -12,8 +12,10 @@
 #                    "# needs: kernels" line, "kernels" only those with one
 #                    (tests/README.md); each top-level KTAP case counts
 #                    (tools/lab/verdict reads the KTAP), a skip as skipped,
-#                    never as passed. --stop ends at the
-#                    first failing test and returns 1
+#                    never as passed. "host" runs as many at a time as
+#                    there are cores (HOST_JOBS=N), "kernels" one at a
+#                    time; results are printed in name order. --stop ends
+#                    at the first failing test and returns 1
 # v4l2_check PROFILE each run of v4l2-compliance on PROFILE's two boots
 #                    (v4l2_compare in lib.sh): one result each, a pass
 #                    only when the patched kernel does no worse (check.sh;
