@@ -2,12 +2,14 @@
 /*
  * slurp.h - read a small file (sysfs, debugfs, procfs, a pseudo
  * filesystem's control file) whole into a buffer, for the tests that
- * compare such files' text.
+ * compare such files' text; read_line() takes a one-line attribute.
  */
 #ifndef BKLFREE_SLURP_H
 #define BKLFREE_SLURP_H
 
 #include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "ktap.h"
@@ -38,6 +40,23 @@ static inline ssize_t slurp(const char *path, char *buf, size_t size)
 		return -1;
 	}
 	return (ssize_t)len;
+}
+
+/*
+ * The first line of path (a sysfs attribute) into buf, without its
+ * newline: 1, or 0 when the file is absent or empty. Silent: an absent
+ * attribute is an answer for its callers.
+ */
+static inline int read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	int ok = f && fgets(buf, (int)size, f);
+
+	if (f)
+		fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
 }
 
 #endif /* BKLFREE_SLURP_H */

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <sys/inotify.h>
 
+#include "slurp.h"
 #include "usb/raw-device.h"
 
 /*
@@ -60,18 +61,6 @@ struct plug {
 	char intf[272];		/* sysfs name of interface 0 */
 	char path[300];		/* the node */
 };
-
-static inline int read_line(const char *path, char *buf, size_t n)
-{
-	FILE *f = fopen(path, "re");
-	int ok = f && fgets(buf, n, f);
-
-	if (f)
-		fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
 
 /* The sysfs device with our ids: its interface 0 in p->intf. */
 static inline int find_intf(struct plug *p)

@@ -26,6 +26,7 @@
 
 #include "netif.h"
 #include "run.h"
+#include "slurp.h"
 
 #define USBIP		"/usr/sbin/usbip"
 #define USBIPD		"/usr/sbin/usbipd"
@@ -129,21 +130,6 @@ static inline pid_t usbipd_start(void)
 #define usbip(...) run_diag((char *const[]){ USBIP, __VA_ARGS__, NULL }, \
 			    USBIP_SECS)
 
-/* A sysfs attribute of one line, read into buf; 0 when absent. */
-static inline int usbip_attr(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return 0;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
-
 /* Finds d's busid on the local (non-vhci) buses; 1 when found. */
 static inline int usbip_find_local(struct usbip_dev *d)
 {
@@ -162,11 +148,11 @@ static inline int usbip_find_local(struct usbip_dev *d)
 			continue;
 		snprintf(path, sizeof(path),
 			 "/sys/bus/usb/devices/%s/idVendor", e->d_name);
-		if (!usbip_attr(path, v, sizeof(v)))
+		if (!read_line(path, v, sizeof(v)))
 			continue;
 		snprintf(path, sizeof(path),
 			 "/sys/bus/usb/devices/%s/idProduct", e->d_name);
-		if (!usbip_attr(path, p, sizeof(p)))
+		if (!read_line(path, p, sizeof(p)))
 			continue;
 		if (strtoul(v, NULL, 16) == d->vendor &&
 		    strtoul(p, NULL, 16) == d->product) {
