@@ -35,10 +35,29 @@ kernel_options() {
 	} | sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=[ym]$/\1/p' | sort -u
 }
 
+# needs_of TEST: the program that answers --needs for TEST. A 32-bit test
+# (NAME-m32.c, whose whole source is #include "NAME.c") has its twin's
+# needs; a host kernel without IA32 emulation cannot run it (status 126),
+# so its 64-bit twin answers for it then.
+needs_of() {
+	case $1 in
+	*-m32)
+		_twin=${1%-m32}
+		if ! "$guest/$1" --needs >/dev/null 2>&1 </dev/null &&
+			[ -x "$guest/$_twin" ] &&
+			grep -qx "#include \"${_twin##*/}.c\"" "$TOP/tests/guest/$1.c"
+		then
+			echo "$_twin"
+			return
+		fi
+	esac
+	echo "$1"
+}
+
 # unmet TEST OPTIONS-FILE: the CONFIG_ names TEST needs that are not in
 # OPTIONS-FILE, one a line; status 1 when its --needs answer is wrong.
 unmet() {
-	"$guest/$1" --needs >"$w/needs" 2>"$w/needs.err" </dev/null &&
+	"$guest/$(needs_of "$1")" --needs >"$w/needs" 2>"$w/needs.err" </dev/null &&
 		[ ! -s "$w/needs.err" ] &&
 		! grep -Eqv '^(device /.|kconfig CONFIG_[A-Z0-9_]+$)' "$w/needs" ||
 		return 1
