@@ -6,8 +6,10 @@
 # mksquashfs (from the host's /usr) make in the guest, and blktrace's
 # relay files (kernel/relay.c) over a loop device, and transparent huge
 # pages (mm/huge_memory.c): anonymous and tmpfs huge pages made and split
-# again through debugfs split_huge_pages.
-description=mqueue, fanotify, hugetlbfs, /proc/profile, kprobes debugfs, romfs and squashfs images made in the guest, blktrace relay files, transparent huge pages
+# again through debugfs split_huge_pages. And gcov's debugfs control file
+# (kernel/gcov/fs.c) in a kernel that has gcov support and profiles
+# nothing (no GCOV_PROFILE_ALL: it would instrument every object).
+description=mqueue, fanotify, hugetlbfs, /proc/profile, kprobes debugfs, romfs and squashfs images made in the guest, blktrace relay files, transparent huge pages, gcov's reset file
 kconfig=CONFIG_POSIX_MQUEUE=y
 kconfig=CONFIG_FANOTIFY=y
 kconfig=CONFIG_HUGETLBFS=y
@@ -19,6 +21,7 @@ kconfig=CONFIG_ROMFS_FS=m
 kconfig=CONFIG_SQUASHFS=m
 kconfig=CONFIG_BLK_DEV_IO_TRACE=y
 kconfig=CONFIG_TRANSPARENT_HUGEPAGE=y
+kconfig=CONFIG_GCOV_KERNEL=y
 # Options that default to y but that allnoconfig, which every lab kernel
 # starts from, leaves off. squashfs reads mksquashfs's default (gzip)
 # images only with its zlib decompressor; with no decompressor at all it
@@ -43,5 +46,5 @@ module=romfs
 module=squashfs
 tool=/usr/bin/genromfs
 tool=/usr/bin/mksquashfs
-tests=core/mqueue kselftest/mq-open-tests core/fanotify core/hugetlbfs core/thp core/profile core/kprobes-debugfs block/romfs-squashfs block/blktrace-relay
+tests=core/mqueue kselftest/mq-open-tests core/fanotify core/hugetlbfs core/thp core/profile core/kprobes-debugfs block/romfs-squashfs block/blktrace-relay core/gcov-reset
 timeout=90

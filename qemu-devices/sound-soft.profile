@@ -4,7 +4,11 @@
 # /dev/mixer), the ALSA sequencer (/dev/snd/seq), the OSS sequencer
 # (/dev/sequencer) and rawmidi (/dev/snd/midiC*D*): sound/core files the
 # llseek series touches that the intel-hda profile never opens.
-description=snd-dummy and snd-virmidi: OSS PCM and mixer, sequencer, OSS sequencer, rawmidi
+# And the ALSA SoC core (sound/soc/soc-core.c, soc-dapm.c): its debugfs
+# lists with the dummy component, and cards made and removed by ASoC's own
+# KUnit suite for topology loading (soc-topology-test runs it when it
+# loads; sound/asoc passes its results on).
+description=snd-dummy and snd-virmidi: OSS PCM and mixer, sequencer, OSS sequencer, rawmidi; ASoC core debugfs and its topology KUnit suite
 kconfig=CONFIG_SOUND=m
 kconfig=CONFIG_SND=m
 kconfig=CONFIG_SND_DRIVERS=y
@@ -15,11 +19,23 @@ kconfig=CONFIG_SND_PCM_OSS=m
 kconfig=CONFIG_SND_SEQUENCER=m
 kconfig=CONFIG_SND_SEQUENCER_OSS=m
 kconfig=CONFIG_SND_VIRMIDI=m
+kconfig=CONFIG_SND_SOC=m
+kconfig=CONFIG_KUNIT=m
+kconfig=CONFIG_KUNIT_DEBUGFS=y
+kconfig=CONFIG_SND_SOC_TOPOLOGY_KUNIT_TEST=m
+# The topology KUnit suite needs CONFIG_SND_SOC_TOPOLOGY, which only a
+# DSP platform driver selects; Intel's AVS driver is the x86 one with the
+# fewest objects (modules only; it needs the common clock framework, and
+# never binds here: QEMU has no Intel DSP).
+kconfig=CONFIG_COMMON_CLK=y
+kconfig=CONFIG_SND_SOC_INTEL_SST_TOPLEVEL=y
+kconfig=CONFIG_SND_SOC_INTEL_AVS=m
 module=snd-dummy
 module=snd-virmidi
 module=snd-pcm-oss
 module=snd-mixer-oss
 module=snd-seq
 module=snd-seq-oss
-tests=sound/oss-seq-midi
+module=soc-topology-test
+tests=sound/oss-seq-midi sound/asoc
 timeout=60
