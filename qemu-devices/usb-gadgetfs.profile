@@ -20,5 +20,8 @@ kconfig=CONFIG_USB_GADGETFS=m
 module=dummy_hcd
 module=gadgetfs
 cmdline=oops=panic
-tests=usb/gadgetfs-unbind
+# Leaks of what the test plugged, unplugged and left open: kmemleak (in
+# every lab kernel, off by default) scans last, in debug/kmemleak.
+cmdline=kmemleak=on
+tests=usb/gadgetfs-unbind debug/kmemleak
 timeout=90

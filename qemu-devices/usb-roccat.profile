@@ -20,6 +20,9 @@ module=dummy_hcd
 module=raw_gadget
 module=usbhid
 module=hid-roccat-konepure
-tests=usb/roccat
+# Leaks of what the test plugged, unplugged and left open: kmemleak (in
+# every lab kernel, off by default) scans last, in debug/kmemleak.
+cmdline=kmemleak=on
+tests=usb/roccat debug/kmemleak
 # the test bounds itself at 60 s; boot and the lseek walk take about 10 s
 timeout=90
