@@ -24,5 +24,6 @@ module=hid-roccat-konepure
 # every lab kernel, off by default) scans last, in debug/kmemleak.
 cmdline=kmemleak=on
 tests=usb/roccat debug/kmemleak
-# the test bounds itself at 60 s; boot and the lseek walk take about 10 s
-timeout=90
+# the test bounds itself at 60 s; boot, the lseek walk and the two
+# kmemleak scans (5 s apart) take about 25 s
+timeout=100
