@@ -20,10 +20,6 @@
 #                    (v4l2_compare in lib.sh): one result each, a pass
 #                    only when the patched kernel does no worse (check.sh;
 #                    tests/host/t1105 proves it fails when it does worse)
-# failed_cases KTAP  the first failing subtest case of a boot's ktap.txt
-#                    with the diagnostics the test printed before it
-#                    (at most 12 lines, indented): a CI log that keeps only
-#                    check's output still says what failed
 # check_summary      the failures, the skips and the last line, "N passed,
 #                    N failed"; returns 0 only when nothing failed
 export TOP BUILD RESULTS TOOLS
@@ -41,17 +37,6 @@ count() { # count pass|fail|skip NAME [DETAIL]
 	   failures="$failures
   $2${3:+: $3}" ;;
 	esac
-}
-
-failed_cases() {
-	[ -f "$1" ] || return 0
-	# Diagnostics ("# ...") since the last case line, then the first
-	# nested "not ok"; the plan and subtest headers start again.
-	awk '/^ +# Subtest:|^ +1\.\.|^ +KTAP/ { n = 0; next }
-	     /^ +ok / { n = 0; next }
-	     /^ +# / { if (n < 11) buf[n++] = $0; next }
-	     /^ +not ok / { for (i = 0; i < n; i++) print buf[i]; print; exit }' "$1" |
-		sed 's/^ */        | /'
 }
 
 llseek_report() {

@@ -129,7 +129,9 @@ if make -C "$TOP" --no-print-directory boot KERNELS="baseline patched" SERIES=al
 				count skip "boot $k/$p" "$(kv "$f" reason)"
 			else
 				count fail "boot $k/$p" "${v:-no verdict}: $(kv "$f" reason) (console: ${f%verdict}console.log)"
-				failed_cases "${f%verdict}ktap.txt"
+				# The first failing case and what its test
+				# printed before it, as the verdict shows them.
+				sed -n 's/^first_failed_case_ktap=/        | /p' "$f" 2>/dev/null
 			fi
 		done
 		# Each run of v4l2-compliance: the patched kernel must do no

@@ -68,9 +68,9 @@ verdicts=$(sed -n 's/^verdict=//p' "$fixtures"/*.out | sort -u | tr '\n' ' ')
 ktap_ok $? "golden files hold every verdict" ||
 	ktap_diag "verdicts in the golden files: $verdicts"
 named=$(sed -n 's/^\([a-z0-9_]*\)=.*/\1/p' "$fixtures"/*.out | sort -u |
-	grep -Ex 'failed_case|failed_test|skipped_test|optional_skip|v4l2_compliance|v4l2_compliance_media|hostcheck' |
+	grep -Ex 'failed_case|failed_test|skipped_test|optional_skip|first_failed_case|first_failed_case_ktap|v4l2_compliance|v4l2_compliance_media|hostcheck' |
 	tr '\n' ' ')
-[ "$named" = "failed_case failed_test hostcheck optional_skip skipped_test v4l2_compliance v4l2_compliance_media " ]
+[ "$named" = "failed_case failed_test first_failed_case first_failed_case_ktap hostcheck optional_skip skipped_test v4l2_compliance v4l2_compliance_media " ]
 ktap_ok $? "golden files name failed cases, failed and skipped tests, diagnostics" ||
 	ktap_diag "named in the golden files: $named"
 results=$(cut -f3 "$fixtures"/*.cases | sort -u | tr '\n' ' ')

@@ -76,6 +76,18 @@
  *   skipped_test=TEST<TAB>WHAT        TEST skipped and is not optional
  *   optional_skip=TEST<TAB>WHAT       TEST skipped and is optional
  *
+ * Last, when a case failed, the first one again (the first failed_case=
+ * line) with the KTAP lines that show it, for a reader who has only the
+ * verdict (make check prints them under a failing boot):
+ *
+ *   first_failed_case=TEST<TAB>DESCRIPTION
+ *   first_failed_case_ktap=LINE       one per line, unindented: the
+ *                                     nested diagnostics ("# ...") since
+ *                                     the last other KTAP line (a result,
+ *                                     plan, version, Bail out! or "#
+ *                                     Subtest:" line), the first 11, then
+ *                                     the case's own "not ok" line
+ *
  * A test cut short by a panic, hang or the end of the log has no result
  * line to name it: its failing cases name it by the "# Subtest: NAME" line
  * the guest init prints above its KTAP, or "(unfinished test N)". The exit
@@ -124,6 +136,8 @@
 /* A line kept for a reason is cut to this; a reason is a little longer. */
 #define TEXT_MAX 512
 #define REASON_MAX (TEXT_MAX + 64)
+/* Diagnostics kept to show a failing case, before its own line. */
+#define SHOWN_DIAGS 11
 
 
 enum {
@@ -362,6 +376,12 @@ static const char *const result_names[] = {
 	[NR_RESULTS] = "unfinished",
 };
 
+/* KTAP lines that show a failing case: diagnostics, then its own line. */
+struct shown {
+	size_t nr;
+	char line[SHOWN_DIAGS + 1][TEXT_MAX];
+};
+
 /* The test running below the top level, until its top-level result. */
 struct running {
 	int seen;		/* a line of it was seen */
@@ -371,6 +391,7 @@ struct running {
 	char skip[TEXT_MAX];	/* what its skip said */
 	char bail[TEXT_MAX];	/* its first Bail out! */
 	struct strings failed;	/* descriptions of its failing cases */
+	struct shown shown;	/* its first failing case */
 	struct listing listed;	/* its cases, with --cases */
 };
 
@@ -394,7 +415,10 @@ struct ktap {
 	char last[TEXT_MAX];	/* the last KTAP line, for a hang */
 	char failure[TEXT_MAX];	/* the first failure, in log order */
 	struct running test;
+	struct shown diags;	/* nested diagnostics since another line */
 	struct records records;
+	char *first_test, *first_case;	/* the first failed_case= line */
+	struct shown first_shown;	/* and the lines that show it */
 	unsigned long optional_skips;
 	char optional_skip[TEXT_MAX];	/* the reason for the first one */
 	char *diag[ARRAY_SIZE(diagnostics)];
@@ -902,6 +926,29 @@ static int is_failing(enum result r)
 	return r == RESULT_FAIL || r == RESULT_TIMEOUT;
 }
 
+/*
+ * The nested diagnostics since the last other KTAP line, the first
+ * SHOWN_DIAGS of them: what a test printed before its next case.
+ */
+static void keep_diag(struct ktap *k, const struct line *l)
+{
+	struct shown *d = &k->diags;
+
+	if (l->kind != LINE_DIAG || !strncmp(l->text, "# Subtest: ", 11))
+		d->nr = 0;
+	else if (l->depth && d->nr < SHOWN_DIAGS)
+		snprintf(d->line[d->nr++], TEXT_MAX, "%s", l->text);
+}
+
+/* The running test's first failing case: the lines that show it. */
+static void show_case(struct ktap *k, const struct line *l)
+{
+	struct shown *s = &k->test.shown;
+
+	*s = k->diags;
+	snprintf(s->line[s->nr++], TEXT_MAX, "%s", l->text);
+}
+
 /* Note what a line below the top level tells about the running test. */
 static void follow_test(struct ktap *k, const struct line *l)
 {
@@ -934,6 +981,8 @@ static void follow_test(struct ktap *k, const struct line *l)
 			t->skipped_cases++;
 			set_first(t->skip, "%s", skip_reason(l->text));
 		} else if (is_failing(l->result)) {
+			if (!t->failed.nr)
+				show_case(k, l);
 			result_desc(l->text, desc, sizeof(desc));
 			strings_add(&t->failed, desc);
 		}
@@ -1032,6 +1081,21 @@ static const char *unfinished_name(const struct ktap *k, char *buf,
 	return buf;
 }
 
+/* Name the failing cases of the test that ended; keep the first one shown. */
+static void record_cases(struct ktap *k, const char *name)
+{
+	struct running *t = &k->test;
+	size_t i;
+
+	if (t->failed.nr && !k->first_test) {
+		k->first_test = xstrdup(name);
+		k->first_case = xstrdup(t->failed.s[0]);
+		k->first_shown = t->shown;
+	}
+	for (i = 0; i < t->failed.nr; i++)
+		record(k, FAILED_CASE, name, t->failed.s[i]);
+}
+
 /*
  * Name what the test that just ended failed in: its failing cases (unless
  * XFAIL excuses them), else itself, with its Bail out! or its directive;
@@ -1042,14 +1106,12 @@ static void finish_test(struct ktap *k, const struct line *l)
 	struct running *t = &k->test;
 	char name[TEXT_MAX];
 	const char *what;
-	size_t i;
 
 	result_desc(l->text, name, sizeof(name));
 	if (k->list)
 		list_test(k, name, l->number, l->result, directive(l->text));
 	if (l->result != RESULT_XFAIL)
-		for (i = 0; i < t->failed.nr; i++)
-			record(k, FAILED_CASE, name, t->failed.s[i]);
+		record_cases(k, name);
 	if (!t->failed.nr && (is_failing(l->result) || t->bail[0])) {
 		what = t->bail[0] ? t->bail : directive(l->text);
 		record(k, FAILED_TEST, name, *what ? what : "not ok");
@@ -1066,7 +1128,6 @@ static void finish_unfinished(struct ktap *k)
 	struct running *t = &k->test;
 	char buf[64];
 	const char *name;
-	size_t i;
 
 	if (!t->seen)
 		return;
@@ -1075,8 +1136,7 @@ static void finish_unfinished(struct ktap *k)
 		list_test(k, name, k->level[0].results + 1, NR_RESULTS, "");
 	if (!t->failed.nr && !t->bail[0])
 		return;
-	for (i = 0; i < t->failed.nr; i++)
-		record(k, FAILED_CASE, name, t->failed.s[i]);
+	record_cases(k, name);
 	if (!t->failed.nr)
 		record(k, FAILED_TEST, name, t->bail);
 	reset_test(t);
@@ -1112,6 +1172,7 @@ static void ktap_line(struct ktap *k, const struct line *l,
 	snprintf(k->last, sizeof(k->last), "%s", l->text);
 	if (l->depth)
 		follow_test(k, l);
+	keep_diag(k, l);
 	switch (l->kind) {
 	case LINE_VERSION:
 		ktap_version(k, l, lineno);
@@ -1347,6 +1408,18 @@ static void print_extra(const struct options *o, const struct ktap *k)
 		print_text(r->test);
 		putchar('\t');
 		print_text(r->text);
+		putchar('\n');
+	}
+	if (!k->first_test)
+		return;
+	fputs("first_failed_case=", stdout);
+	print_text(k->first_test);
+	putchar('\t');
+	print_text(k->first_case);
+	putchar('\n');
+	for (i = 0; i < k->first_shown.nr; i++) {
+		fputs("first_failed_case_ktap=", stdout);
+		print_text(k->first_shown.line[i]);
 		putchar('\n');
 	}
 }
