@@ -9,7 +9,10 @@
 # for the coverage profiler (docs/lab.md).
 # Both variants keep src/ and obj/ side by side, so with CCACHE_BASEDIR at
 # build/kernel the compiler lines match and the second variant reuses the
-# first one's objects for every file the patches do not touch.
+# first one's objects for every file the patches do not touch, including
+# through its headers: patches/core 0065 edits include/linux/fs.h, which
+# nearly every object includes, so a cold patched build compiles almost
+# everything again (the ccache keys of an untouched file do match).
 # A progress line every 30 s: objects compiled, and the share of the last
 # complete build's object count once there was one.
 . "$(dirname "$0")/lib.sh"
