@@ -6,11 +6,11 @@
 # llseek series touches that the intel-hda profile never opens.
 # The kconfig lines below the sound core's are for the ALSA SoC core
 # (sound/soc/soc-core.c, soc-dapm.c) and ASoC's topology KUnit suite,
-# whose cards sound/asoc is to read. Not in this boot yet: with
-# soc-topology-test loaded the suite's debugfs kunit/ directory was
-# absent (sound/asoc skipped), and the extra debugfs and tracefs files
-# pushed the lseek walk past the timeout under load.
-description=snd-dummy and snd-virmidi: OSS PCM and mixer, sequencer, OSS sequencer, rawmidi
+# whose cards sound/asoc reads. KUnit is a module here, and kunit.ko runs
+# a module's suites only when enabled (CONFIG_KUNIT_DEFAULT_ENABLED, or
+# kunit.enable=1; an allnoconfig base leaves it off, which is why an
+# earlier trial found no kunit/snd_soc_tplg_test in debugfs).
+description=snd-dummy and snd-virmidi: OSS PCM and mixer, sequencer, OSS sequencer, rawmidi; the ASoC core and its topology KUnit suite
 kconfig=CONFIG_SOUND=m
 kconfig=CONFIG_SND=m
 kconfig=CONFIG_SND_DRIVERS=y
@@ -24,6 +24,7 @@ kconfig=CONFIG_SND_VIRMIDI=m
 kconfig=CONFIG_SND_SOC=m
 kconfig=CONFIG_KUNIT=m
 kconfig=CONFIG_KUNIT_DEBUGFS=y
+kconfig=CONFIG_KUNIT_DEFAULT_ENABLED=y
 kconfig=CONFIG_SND_SOC_TOPOLOGY_KUNIT_TEST=m
 # The topology KUnit suite needs CONFIG_SND_SOC_TOPOLOGY, which only a
 # DSP platform driver selects; Intel's AVS driver is the x86 one with the
@@ -38,5 +39,7 @@ module=snd-pcm-oss
 module=snd-mixer-oss
 module=snd-seq
 module=snd-seq-oss
-tests=sound/oss-seq-midi
-timeout=60
+module=soc-topology-test
+tests=sound/oss-seq-midi sound/asoc
+# The ASoC cards' debugfs and tracefs files lengthen the lseek walk.
+timeout=150

@@ -131,6 +131,7 @@ const struct ktap_test ktap_test = {
 	.plan_fn = plan,
 	.devices = (const char *const[]){ ASOC "components", RESULTS, NULL },
 	.kconfig = (const char *const[]){ "CONFIG_SND_SOC",
-		"CONFIG_SND_SOC_TOPOLOGY_KUNIT_TEST", "CONFIG_KUNIT_DEBUGFS", NULL },
+		"CONFIG_SND_SOC_TOPOLOGY_KUNIT_TEST", "CONFIG_KUNIT_DEBUGFS",
+		"CONFIG_KUNIT_DEFAULT_ENABLED", NULL },
 	.run = run,
 };
