@@ -6,11 +6,13 @@
 # block and a "keep" names none; every patch applies alone to the pristine
 # tree, and the block applies in order after the no_llseek removal
 # (0001-0065); in that result every fixed initialiser reads noop_llseek
-# (or sets no llseek at all) and every kept one still reads
-# default_llseek; checkpatch --strict is clean but for UNKNOWN_COMMIT_ID;
-# the section's records in expected-lseek-changes are accepted by
-# scripts/lab/lseek-diff.sh against console-style (CR LF) records. The checks
-# must catch a dropped decision and an unconverted initialiser.
+# (or sets no llseek at all, or is gone because its patch deletes it as
+# dead code, as 0210 does hostap's aux_dump fallback) and every kept one
+# still reads default_llseek; checkpatch --strict is clean but for
+# UNKNOWN_COMMIT_ID; the section's records in expected-lseek-changes are
+# accepted by scripts/lab/lseek-diff.sh against console-style (CR LF)
+# records. The checks must catch a dropped decision and an unconverted
+# initialiser.
 . "$TOP/tests/host/ktap.sh"
 : "${BUILD:=$TOP/build}"
 . "$TOP/tests/host/llseek.sh"
@@ -45,12 +47,25 @@ ours() {
 	fi
 }
 
+# deletes PATCH FILE NAME: PATCH's hunks for FILE delete the line that
+# opens the initialiser NAME.
+deletes() {
+	awk -v f="a/$2" -v n="$3" '/^diff --git / { on = ($3 == f); next }
+		on && $0 ~ "^-.*struct (file_operations|proc_ops) " n "( |$)" { hit = 1 }
+		END { exit !hit }' "$core/$1" 2>/dev/null
+}
+
 # wrong TREE DECISIONS: rows whose initialiser in TREE does not match
-# the decision (fix: noop_llseek or unset; keep: default_llseek).
+# the decision (fix: noop_llseek or unset, or no initialiser when the
+# fix's patch deletes it; keep: default_llseek).
 wrong() {
 	ours "$2" | while IFS="$tab" read -r f n d p r; do
 		vals=$(llseek_of "$1" "$f" "$n")
-		[ -n "$vals" ] || { echo "$f $n: no such initialiser"; continue; }
+		if [ -z "$vals" ]; then
+			[ "$d" = fix ] && deletes "$p" "$f" "$n" && continue
+			echo "$f $n: no such initialiser"
+			continue
+		fi
 		for v in $vals; do
 			case $d:$v in
 			fix:noop_llseek | fix:unset | keep:default_llseek) ;;
@@ -112,7 +127,7 @@ ktap_ok "$rc" "the block applies in order after the no_llseek removal (0001-0065
 if [ "$rc" = 0 ]; then
 	bad=$(wrong "$tree" "$decisions")
 	[ -s "$TMPDIR/ours" ] && [ -z "$bad" ]
-	ktap_ok $? "in the result every fix reads noop_llseek (or none) and every keep default_llseek ($(grep -c "${tab}fix$tab" "$TMPDIR/ours") fix, $(grep -c "${tab}keep$tab" "$TMPDIR/ours") keep)" ||
+	ktap_ok $? "in the result every fix reads noop_llseek (or none, or its patch deletes it) and every keep default_llseek ($(grep -c "${tab}fix$tab" "$TMPDIR/ours") fix, $(grep -c "${tab}keep$tab" "$TMPDIR/ours") keep)" ||
 		ktap_diag "$bad"
 	# Without the block (the pristine tree) every fix must be flagged.
 	nfix=$(grep -c "${tab}fix$tab" "$TMPDIR/ours")
