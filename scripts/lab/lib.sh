@@ -64,7 +64,9 @@ profile_get() {
 
 all_profiles() {
 	for p in "$TOP"/qemu-devices/*.profile; do
-		basename "$p" .profile
+		[ -e "$p" ] || continue
+		p=${p##*/}
+		echo "${p%.profile}"
 	done
 }
 
@@ -277,9 +279,12 @@ lab_kbuild_env() {
 	export KBUILD_BUILD_HOST=lab
 }
 
-# kv FILE KEY: the value of KEY in a key=value file.
+# kv FILE KEY: the value of KEY in a key=value file (nothing when FILE is
+# missing). One process, none for a missing file: the report asks for
+# hundreds of these.
 kv() {
-	sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1
+	[ -f "$1" ] || return 0
+	sed -n "/^$2=/{s///p;q}" "$1" 2>/dev/null
 }
 
 # kcidb_status VERDICT: a boot's verdict as a KCIDB status (result.json,
