@@ -279,6 +279,18 @@ lab_kbuild_env() {
 	export KBUILD_BUILD_HOST=lab
 }
 
+# tr_slash CHAR TEXT: TEXT with each / as CHAR, left in $slashed (set,
+# not printed, so that a caller needs no subshell for it).
+tr_slash() {
+	slashed= _ts=$2
+	while :; do
+		case $_ts in
+		*/*) slashed="$slashed${_ts%%/*}$1" _ts=${_ts#*/} ;;
+		*) slashed="$slashed$_ts"; return ;;
+		esac
+	done
+}
+
 # kv FILE KEY: the value of KEY in a key=value file (nothing when FILE is
 # missing). One process, none for a missing file: the report asks for
 # hundreds of these.
