@@ -453,8 +453,16 @@ q << f_pos_use.q;
 add_occurrence(q, "->f_pos")
 
 // Calls, for open functions that make the file unseekable through helpers
-// of the same file (transitively).
-@call depends on report@
+// of the same file (transitively).  Only a file that calls
+// nonseekable_open() or stream_open() has such a chain: the others skip
+// the rule (a Python call for every call of every file was a third of
+// the report's time).
+@unseekable_call depends on report@
+identifier g = {nonseekable_open, stream_open};
+@@
+g(...)
+
+@call depends on report && unseekable_call@
 identifier g;
 position q;
 @@

@@ -29,14 +29,28 @@ need_file "$f" "no boot of '$profile' on '$kernel': run 'make boot' first"
 tab=$(printf '\t')
 v=$(kv "$f" verdict)
 
-# facts KEY...: a table row for each key the verdict file has.
+# facts KEY...: a table row for each key the verdict file has, in the
+# order given, with its first value (as kv reads it), escaped as
+# html_escape does; one awk for them all.
 facts() {
-	for k in "$@"; do
-		grep -q "^$k=" "$f" || continue
-		val=$(kv "$f" "$k")
-		[ "$k" = wall ] && val="$val s"
-		printf '<tr><th>%s</th><td>%s</td></tr>\n' "$k" "$(html_text "$val")"
-	done
+	awk -v keys="$*" '
+	BEGIN { n = split(keys, want, " ") }
+	{
+		i = index($0, "=")
+		if (i > 1 && !(substr($0, 1, i - 1) in val))
+			val[substr($0, 1, i - 1)] = substr($0, i + 1)
+	}
+	END {
+		for (j = 1; j <= n; j++) {
+			k = want[j]
+			if (!(k in val))
+				continue
+			v = val[k] (k == "wall" ? " s" : "")
+			gsub(/&/, "\\&amp;", v); gsub(/</, "\\&lt;", v)
+			gsub(/>/, "\\&gt;", v); gsub(/"/, "\\&quot;", v)
+			printf "<tr><th>%s</th><td>%s</td></tr>\n", k, v
+		}
+	}' "$f"
 }
 
 # failures: the verdict's named failures and skips, one list item each.

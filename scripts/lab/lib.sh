@@ -64,7 +64,9 @@ profile_get() {
 
 all_profiles() {
 	for p in "$TOP"/qemu-devices/*.profile; do
-		basename "$p" .profile
+		[ -e "$p" ] || continue
+		p=${p##*/}
+		echo "${p%.profile}"
 	done
 }
 
@@ -277,9 +279,24 @@ lab_kbuild_env() {
 	export KBUILD_BUILD_HOST=lab
 }
 
-# kv FILE KEY: the value of KEY in a key=value file.
+# tr_slash CHAR TEXT: TEXT with each / as CHAR, left in $slashed (set,
+# not printed, so that a caller needs no subshell for it).
+tr_slash() {
+	slashed= _ts=$2
+	while :; do
+		case $_ts in
+		*/*) slashed="$slashed${_ts%%/*}$1" _ts=${_ts#*/} ;;
+		*) slashed="$slashed$_ts"; return ;;
+		esac
+	done
+}
+
+# kv FILE KEY: the value of KEY in a key=value file (nothing when FILE is
+# missing). One process, none for a missing file: the report asks for
+# hundreds of these.
 kv() {
-	sed -n "s/^$2=//p" "$1" 2>/dev/null | head -n 1
+	[ -f "$1" ] || return 0
+	sed -n "/^$2=/{s///p;q}" "$1" 2>/dev/null
 }
 
 # kcidb_status VERDICT: a boot's verdict as a KCIDB status (result.json,

@@ -21,22 +21,30 @@ esac
 [ $# -gt 0 ] || set -- core staging-move drivers
 
 tab=$(printf '\t')
-n=0
+# The series' patch files in order, read by one awk (two seds a patch
+# were most of the time).
+files=
 for s in "$@"; do
 	need_file "$TOP/patches/$s/series" "no series 'patches/$s'"
 	for p in $(series_patches "$s"); do
-		n=$((n + 1))
-		f="$TOP/patches/$s/$p"
-		if [ "$mode" = moves ]; then
-			sed -n -e '/^rename from /{s///;h;}' \
-				-e "/^rename to /{s///;H;x;s/\n/$tab/p;}" "$f"
-		else
-			sed -n -e 's|^+++ b/\(.*\.c\)$|\1|p' \
-				-e 's|^rename to \(.*\.c\)$|\1|p' "$f" |
-				sed "s|\$|$tab$(printf '%04d' "$n")$tab$s/$p|"
-		fi
+		files="$files $TOP/patches/$s/$p"
 	done
-done | case $mode in
+done
+[ -n "$files" ] || exit 0
+# shellcheck disable=SC2086 # files is one path a word
+PREFIX="$TOP/patches/" awk -v mode="$mode" -v tab="$tab" '
+	FNR == 1 { n++; sp = substr(FILENAME, length(ENVIRON["PREFIX"]) + 1); hold = "" }
+	mode == "moves" && /^rename from / { hold = substr($0, 13); next }
+	mode == "moves" && /^rename to / {
+		pat = hold "\n" substr($0, 11)
+		hold = substr($0, 11)
+		sub(/\n/, tab, pat)
+		print pat
+		next
+	}
+	mode != "moves" && /^\+\+\+ b\/.*\.c$/ { print substr($0, 7) tab sprintf("%04d", n) tab sp; next }
+	mode != "moves" && /^rename to .*\.c$/ { print substr($0, 11) tab sprintf("%04d", n) tab sp }
+' $files | case $mode in
 moves) cat ;;
 patches) sort -t "$tab" -k1,1 -k2,2 -u | cut -f1,3 ;;
 *) cut -f1 | sort -u ;;

@@ -54,42 +54,96 @@ rmdir "$new" && mv "$work/spatch/tree" "$new" ||
 	die "cannot collect the rewritten files"
 
 # 2. What the rule cannot see, as text; then nothing may be left.
-: >"$work/text"
-while read -r f; do
-	INIT_RE=$init_re awk -v f="$f" '
-		function drop(why) { print f ":" NR ": " why >"/dev/stderr" }
-		$0 ~ ENVIRON["INIT_RE"] && /\\[[:space:]]*$/ {
-			drop("in a #define body"); next }
-		$0 ~ ENVIRON["INIT_RE"] && /^[[:space:]]*\*/ {
-			drop("in a comment"); next }
-		{ print }' "$new/$f" >"$new/$f.tmp" 2>>"$work/text" &&
-		mv "$new/$f.tmp" "$new/$f" || die "cannot edit '$new/$f'"
-	left=$(grep -nw no_llseek "$new/$f" |
+# check_file F: the checks of one rewritten file, each stopping the run
+# with its own message: no no_llseek left but the define, no line gained,
+# no line lost but initialisers, blank lines and the define.
+check_file() {
+	left=$(grep -nw no_llseek "$new/$1" |
 		grep -v '^[0-9]*:#define no_llseek NULL$')
-	[ -z "$left" ] || die "'$f' still names no_llseek after the rule:
+	[ -z "$left" ] || die "'$1' still names no_llseek after the rule:
 $left"
-	if diff "$LLSEEK_TREE/$f" "$new/$f" | grep -q '^>'; then
-		die "the rule changed more than initialiser lines in '$f'; see" \
-			"diff $LLSEEK_TREE/$f $new/$f"
+	if diff "$LLSEEK_TREE/$1" "$new/$1" | grep -q '^>'; then
+		die "the rule changed more than initialiser lines in '$1'; see" \
+			"diff $LLSEEK_TREE/$1 $new/$1"
 	fi
-	diff "$LLSEEK_TREE/$f" "$new/$f" | sed -n 's/^< //p' |
+	diff "$LLSEEK_TREE/$1" "$new/$1" | sed -n 's/^< //p' |
 		grep -Ev "$init_re|^[[:space:]]*$|$define_re" >"$work/odd" &&
-		die "the rule removed other lines from '$f':
+		die "the rule removed other lines from '$1':
 $(cat "$work/odd")"
-done <"$work/files"
-
-# subsystem PATH: drivers/x, fs/x, net/x, sound/x, arch/x; a file directly
-# in one of those is the top directory itself ("fs", "net"); else the top.
-subsystem() {
-	case $1 in
-	drivers/*/* | fs/*/* | net/*/* | sound/*/* | arch/*/*)
-		echo "$1" | cut -d/ -f1-2 ;;
-	*) echo "${1%%/*}" ;;
-	esac
 }
-grep -v '^include/linux/fs\.h$' "$work/files" | while read -r f; do
-	printf '%s\t%s\n' "$(subsystem "$f")" "$f"
-done | sort -t "$(printf '\t')" -k1,1 -k2,2 >"$work/groups"
+# One awk for every file (a dozen processes a file were most of the
+# run): it drops the initialiser lines in #define bodies and comments
+# from each copy, logs them to $work/text ("FILE:LINE: WHY"), and makes
+# the checks of check_file: a line naming no_llseek (as grep -w finds it)
+# other than the define, the copy not a subsequence of the pristine file
+# (a line gained), or a pristine line missing from it that is not an
+# initialiser, blank or the define. It prints the first file that fails
+# one, and check_file then says how.
+: >"$work/text"
+bad=$(INIT_RE=$init_re DEFINE_RE=$define_re NEW=$new OLD=$LLSEEK_TREE \
+	TEXT="$work/text" awk '
+	{
+		f = $0
+		path = ENVIRON["NEW"] "/" f
+		n = 0
+		while ((r = (getline l < path)) > 0)
+			line[++n] = l
+		close(path)
+		if (r < 0)
+			exit 2
+		m = 0
+		for (i = 1; i <= n; i++) {
+			l = line[i]
+			if (l ~ ENVIRON["INIT_RE"] && l ~ /\\[[:space:]]*$/)
+				print f ":" i ": in a #define body" >ENVIRON["TEXT"]
+			else if (l ~ ENVIRON["INIT_RE"] && l ~ /^[[:space:]]*\*/)
+				print f ":" i ": in a comment" >ENVIRON["TEXT"]
+			else
+				kept[++m] = l
+		}
+		printf "" >path
+		for (i = 1; i <= m; i++)
+			print kept[i] >path
+		if (close(path) < 0)
+			exit 2
+		for (i = 1; i <= m; i++)
+			if (kept[i] ~ /(^|[^_[:alnum:]])no_llseek([^_[:alnum:]]|$)/ &&
+			    kept[i] != "#define no_llseek NULL") {
+				print f
+				exit
+			}
+		path = ENVIRON["OLD"] "/" f
+		j = 1
+		while ((r = (getline l < path)) > 0) {
+			if (j <= m && l == kept[j])
+				j++
+			else if (l !~ ENVIRON["INIT_RE"] && l !~ /^[[:space:]]*$/ &&
+			    l !~ ENVIRON["DEFINE_RE"]) {
+				print f
+				exit
+			}
+		}
+		close(path)
+		if (r < 0 || j <= m) {
+			print f
+			exit
+		}
+	}' "$work/files") || die "cannot edit the copies in '$new'"
+if [ -n "$bad" ]; then
+	check_file "$bad"
+	die "'$bad' fails a check of the rewritten files"
+fi
+
+# The subsystem of a file: drivers/x, fs/x, net/x, sound/x, arch/x; a
+# file directly in one of those is the top directory itself ("fs",
+# "net"); else the top.
+awk '$0 != "include/linux/fs.h" {
+	n = split($0, c, "/")
+	s = c[1]
+	if (n > 2 && (s == "drivers" || s == "fs" || s == "net" || s == "sound" || s == "arch"))
+		s = s "/" c[2]
+	print s "\t" $0
+}' "$work/files" | sort -t "$(printf '\t')" -k1,1 -k2,2 >"$work/groups"
 
 # 3. The scratch repository: the pristine files, then one commit a patch.
 g() {
@@ -123,13 +177,18 @@ commit() {
 : >"$out/series"
 for s in $(cut -f1 "$work/groups" | uniq); do
 	files=$(awk -F'\t' -v s="$s" '$1 == s { print $2 }' "$work/groups")
+	nfiles=0
 	for f in $files; do
-		cp "$new/$f" "$git/$f" && g add "$f" || die "cannot stage '$f'"
+		nfiles=$((nfiles + 1))
 	done
-	inits=$(g diff --cached |
-		grep -Ec "^-$(printf %s "$init_re" | cut -c2-)")
-	nfiles=$(echo "$files" | wc -l)
-	text=$(for f in $files; do grep "^$f:" "$work/text"; done)
+	# shellcheck disable=SC2086 # files is one path a word
+	(cd "$new" && cp --parents $files "$git") && g add -- $files ||
+		die "cannot stage the files of '$s'"
+	inits=$(g diff --cached | grep -Ec "^-${init_re#^}")
+	# The lines step 2 removed from these files, file by file.
+	text=$(printf '%s\n' $files | awk -F: 'NR == FNR { order[++n] = $0; next }
+		{ by[$1] = by[$1] $0 "\n" }
+		END { for (i = 1; i <= n; i++) printf "%s", by[order[i]] }' - "$work/text")
 	{
 		cat <<EOF
 $s: drop no_llseek initialisers
@@ -157,7 +216,8 @@ EOF
 		fi
 		printf '\n%s\n' "$signoff"
 	} >"$work/message"
-	commit "$(echo "$s" | tr / -)-drop-no_llseek" <"$work/message"
+	tr_slash - "$s"
+	commit "$slashed-drop-no_llseek" <"$work/message"
 done
 
 # stream_open.cocci tells no_llseek from other .llseek values; with no
@@ -226,11 +286,11 @@ EOF
 # 4. Into DIR: the patches, and the series block.
 for f in "$dir"/[0-9][0-9][0-9][0-9]-llseek-*.patch; do
 	[ -e "$f" ] || continue
-	[ -f "$out/$(basename "$f")" ] || rm -f "$f"
+	[ -f "$out/${f##*/}" ] || rm -f "$f"
 done
 for f in "$out"/*.patch; do
-	cmp -s "$f" "$dir/$(basename "$f")" || cp "$f" "$dir/" ||
-		die "cannot write '$dir/$(basename "$f")'"
+	cmp -s "$f" "$dir/${f##*/}" || cp "$f" "$dir/" ||
+		die "cannot write '$dir/${f##*/}'"
 done
 [ -f "$dir/series" ] || : >"$dir/series"
 awk -v h="$heading" -v list="$out/series" '

@@ -5,6 +5,9 @@
 #   list            the subsystems, in map order
 #   patches NAME    NAME's patches as SERIES/PATCH, in apply order (core,
 #                   staging-move, drivers; series order within each)
+#   all             "NAME<TAB>SERIES/PATCH" for every subsystem in map order
+#                   and its patches as "patches NAME" gives them: one call
+#                   instead of one per subsystem
 #   of SERIES/PATCH the subsystem of one patch
 #   files NAME      the files NAME's patches leave changed or created (a
 #                   moved file by its new path)
@@ -69,6 +72,23 @@ patches() {
 	rm -f "${TMPDIR:-/tmp}/subsys-patches.$$"
 }
 
+all() {
+	_tmp=${TMPDIR:-/tmp}/subsys-all.$$
+	all_patches >"$_tmp" || die "cannot read the series"
+	rows | awk -F'\t' -v allf="$_tmp" '
+	!($2 in seen) { seen[$2] = 1; order[++n] = $2 }
+	{ in_s[$2, $3] = 1 }
+	END {
+		while ((getline l < allf) > 0) all[++m] = l
+		for (i = 1; i <= n; i++)
+			for (j = 1; j <= m; j++)
+				if ((order[i], all[j]) in in_s) print order[i] "\t" all[j]
+	}'
+	_rc=$?
+	rm -f "$_tmp"
+	return $_rc
+}
+
 files() {
 	patches "$1" | while read -r p; do
 		awk '/^\+\+\+ b\// { sub(/^\+\+\+ b\//, ""); print }
@@ -89,11 +109,12 @@ profiles() {
 case $1 in
 check) check ;;
 list) list ;;
+all) all ;;
 patches | files | profiles) "$1" "$2" ;;
 of)
 	[ -n "$2" ] || die "usage: subsys.sh of SERIES/PATCH"
 	rows | awk -F'\t' -v p="$2" '$3 == p { print $2; f = 1 } END { exit !f }' ||
 		die "patch '$2' is in no subsystem of '$SUBSYS_MAP'"
 	;;
-*) die "usage: subsys.sh check|list|patches NAME|of SERIES/PATCH|files NAME|profiles NAME" ;;
+*) die "usage: subsys.sh check|list|all|patches NAME|of SERIES/PATCH|files NAME|profiles NAME" ;;
 esac

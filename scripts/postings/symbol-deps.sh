@@ -8,11 +8,9 @@
 # and each posting's cover letter declares its lines.
 . "$(dirname "$0")/../lab/lib.sh"
 here=$(dirname "$0")
-for s in $("$here/subsys.sh" list); do
-	"$here/subsys.sh" patches "$s" | while read -r p; do
-		printf '%s\t%s\t%s\n' "$s" "$p" "$TOP/patches/$p"
-	done
-done | awk -F'\t' '
+"$here/subsys.sh" all |
+	PATCHES="$TOP/patches" awk -F'\t' '{ print $0 "\t" ENVIRON["PATCHES"] "/" $2 }' |
+	awk -F'\t' '
 	function name(l) { sub(/^[-+]#[ \t]*define[ \t]+/, "", l); sub(/[^A-Za-z0-9_].*/, "", l); return l }
 	{ sub_of[$2] = $1; file[++n] = $3; pat[n] = $2
 	  while ((getline l < $3) > 0) {

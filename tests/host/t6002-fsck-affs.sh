@@ -54,11 +54,14 @@ name() {
 	dd if="$1" bs=1 skip=$(($2 * 512 + 433)) count="$len" status=none
 }
 
+# hash_table IMG DIRBLOCK: the directory's 72 hash slots, one od for all.
+hash_table() {
+	od -An -tu4 --endian=big -v -j $(($2 * 512 + 24)) -N288 "$1"
+}
+
 # find_entry IMG DIRBLOCK NAME: the header block of NAME in the directory.
 find_entry() {
-	slot=0
-	while [ $slot -lt 72 ]; do
-		b=$(getw "$1" "$2" $((24 + 4 * slot)))
+	for b in $(hash_table "$1" "$2"); do
 		n=0
 		while [ "$b" != 0 ] && [ $n -lt 200 ]; do
 			if [ "$(name "$1" "$b")" = "$3" ]; then
@@ -68,7 +71,6 @@ find_entry() {
 			b=$(getw "$1" "$b" 496)
 			n=$((n + 1))
 		done
-		slot=$((slot + 1))
 	done
 	return 1
 }
@@ -76,9 +78,8 @@ find_entry() {
 # slot_of IMG DIRBLOCK BLOCK: the hash slot whose chain starts at BLOCK.
 slot_of() {
 	slot=0
-	while [ $slot -lt 72 ]; do
-		[ "$(getw "$1" "$2" $((24 + 4 * slot)))" = "$3" ] &&
-			{ echo $slot; return 0; }
+	for b in $(hash_table "$1" "$2"); do
+		[ "$b" = "$3" ] && { echo $slot; return 0; }
 		slot=$((slot + 1))
 	done
 	return 1
