@@ -20,6 +20,13 @@
 description=dummy_hcd gadgets: configfs printer/ACM/HID/FunctionFS, raw_gadget vendor devices (GNSS receiver included); EHCI and OHCI debugfs
 qemu=-device usb-ehci
 qemu=-device pci-ohci
+# Guest time from instructions executed (8 ns each), not the host's clock:
+# pcwd_usb waits 250 ms for the emulated card's answer, which a guest
+# starved by a loaded host missed (the matrix's second guest, a build):
+# the probe's disable went unanswered and later cases read its report or
+# a default heartbeat. With -icount the emulator's answer costs the same
+# guest time on any host; three boots at once all passed.
+qemu=-icount shift=3
 kconfig=CONFIG_USB_SUPPORT=y
 kconfig=CONFIG_USB=m
 kconfig=CONFIG_USB_PCI=y
