@@ -9,17 +9,16 @@
 . "$(dirname "$0")/../lab/lib.sh"
 here=$(dirname "$0")
 "$here/subsys.sh" all |
-	PATCHES="$TOP/patches" awk -F'\t' '{ print $0 "\t" ENVIRON["PATCHES"] "/" $2 }' |
-	awk -F'\t' '
+	PATCHES="$TOP/patches" awk -F'\t' '
 	function name(l) { sub(/^[-+]#[ \t]*define[ \t]+/, "", l); sub(/[^A-Za-z0-9_].*/, "", l); return l }
-	{ sub_of[$2] = $1; file[++n] = $3; pat[n] = $2
-	  while ((getline l < $3) > 0) {
+	{ sub_of[$2] = $1; pat[++n] = $2; f = ENVIRON["PATCHES"] "/" $2
+	  while ((getline l < f) > 0) {
 		if (l ~ /^(---|\+\+\+) /) continue
 		if (l ~ /^-#[ \t]*define[ \t]/) minus[$2, name(l)] = 1
 		else if (l ~ /^\+#[ \t]*define[ \t]/) plus[$2, name(l)] = 1
 		else if (l ~ /^[-+]/) body[$2] = body[$2] "\n" l
 	  }
-	  close($3) }
+	  close(f) }
 	END {
 		for (k in minus) { split(k, a, SUBSEP); if (!((a[1], a[2]) in plus)) gone[a[2]] = a[1] }
 		for (k in plus) { split(k, a, SUBSEP); if (!((a[1], a[2]) in minus)) added[a[2]] = a[1] }

@@ -940,6 +940,23 @@ static int pcwd_cmd(struct plug *p, int cmd, struct rd_msg *m)
 }
 
 /*
+ * A card's probe starts with a disable (0x30 a5 c3) and ends with its
+ * heartbeat command (0x19). When the emulator lags behind a loaded guest
+ * ("Card did not acknowledge disable attempt") their reports may still be
+ * arriving after plug_in(), and the disable would be taken for open()'s
+ * command: take everything up to the heartbeat. 1 when it came.
+ */
+static int pcwd_probed(struct plug *p, const char *which)
+{
+	struct rd_msg m;
+
+	if (pcwd_cmd(p, 0x19, &m))
+		return 1;
+	ktap_diag("pcwd_usb: the %s card's probe sent no heartbeat", which);
+	return 0;
+}
+
+/*
  * A child that holds /dev/watchdog open and nobody else does (the next
  * card's emulator is forked later and must not inherit it): it opens the
  * node, says so on ready, and on the go byte uses the file, by then the
@@ -1023,16 +1040,7 @@ static void test_pcwd(void)
 
 	if (!plug_in(&p, NULL))
 		goto out;
-	/*
-	 * The probe starts with a disable (0x30 a5 c3) and ends with the
-	 * heartbeat command (0x19); when the emulator lags behind a loaded
-	 * guest ("Card did not acknowledge disable attempt") their reports
-	 * may still be arriving, and the disable would be taken for open()'s
-	 * command: take everything up to the heartbeat first, as for the
-	 * second card below.
-	 */
-	if (!pcwd_cmd(&p, 0x19, &m))
-		ktap_diag("pcwd_usb: the probe's heartbeat command was not seen");
+	pcwd_probed(&p, "first");
 	drain(&p);
 	fd = open_node(&p, O_WRONLY);
 	ktap_ok(fd >= 0 && pcwd_cmd(&p, 0x30, &m) && m.data[1] == 0 &&
@@ -1083,14 +1091,8 @@ static void test_pcwd(void)
 		ktap_ok(0, "pcwd_usb: no second card to plug in");
 		goto out;
 	}
-	/*
-	 * The new card's probe ends with its heartbeat command (0x19): take
-	 * everything up to it, which may still be arriving after plug_in().
-	 */
-	if (!pcwd_cmd(&p, 0x19, &m)) {
-		ktap_diag("pcwd_usb: the new card's probe sent no heartbeat");
+	if (!pcwd_probed(&p, "new"))
 		ok = 0;
-	}
 	ktap_ok(pcwd_holder_end(&holder, 1) && ok,
 		"pcwd_usb: unplugged with /dev/watchdog open, another card plugged in: keepalive, 'V' and close() on the old file end cleanly");
 	fd = open_node(&p, O_WRONLY);
