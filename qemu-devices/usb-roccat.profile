@@ -20,10 +20,11 @@ module=dummy_hcd
 module=raw_gadget
 module=usbhid
 module=hid-roccat-konepure
-# Leaks of what the test plugged, unplugged and left open: kmemleak (in
-# every lab kernel, off by default) scans last, in debug/kmemleak.
-cmdline=kmemleak=on
-tests=usb/roccat debug/kmemleak
-# the test bounds itself at 60 s; boot, the lseek walk and the two
-# kmemleak scans (5 s apart) take about 25 s
+# No kmemleak here: the baseline leaks the old file's roccat_device
+# (drivers 0407), and kmemleak reports a leak only when no stale copy of
+# its pointer survives in what it scans, so the baseline's verdict would
+# change from run to run (CI once saw no leak). usb/roccat counts the
+# devices' kmalloc and kfree with the tracer instead: exact on both.
+tests=usb/roccat
+# the test bounds itself at 60 s; boot and the lseek walk take about 20 s
 timeout=100

@@ -22,52 +22,33 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <linux/videodev2.h>
 
 #include "ktap.h"
+#include "tracefs.h"
 
 #ifndef V4L2_EVENT_DISCONNECT
 #define V4L2_EVENT_DISCONNECT 0x100
 #endif
 #define VIVID_CID_DISCONNECT ((0x00f00000 | 0xf000) + 65)
 #define VIDEO "/dev/video0"
-/*
- * A tracing instance of its own: the global set_ftrace_filter belongs to
- * the boot's coverage profiler (tests/guest/init), which this test must
- * not change.
- */
-#define INSTANCE "/sys/kernel/tracing/instances/vivid-driver-calls"
+/* a tracing instance of its own (tracefs.h) */
+#define INSTANCE TRACEFS_INSTANCES "vivid-driver-calls"
 #define TRACING INSTANCE "/"
 #define LOCK_EVENT TRACING "events/lock/lock_acquire/"
 #define VIVID_LOCK "&dev->mutex"
 
 static char trace[1 << 16];
 
-/* tracefs takes one filter word per write(): write until all is taken. */
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_TRUNC);
-	size_t left = strlen(s);
-	ssize_t n = 0;
-
-	while (fd >= 0 && left && (n = write(fd, s, left)) > 0) {
-		s += n;
-		left -= n;
-	}
-	close(fd);
-	return fd >= 0 && !left;
-}
-
 static int tracing(int on)
 {
-	return write_str(TRACING "tracing_on", on ? "1" : "0");
+	return tracefs_write(TRACING "tracing_on", on ? "1" : "0");
 }
 
 /* Clear the buffer and start recording vivid's functions. */
 static int trace_start(void)
 {
-	return tracing(0) && write_str(TRACING "trace", "") && tracing(1);
+	return tracing(0) && tracefs_write(TRACING "trace", "") && tracing(1);
 }
 
 /* Stop and read the recorded calls into trace[]; count them. */
@@ -131,15 +112,15 @@ static void run(void)
 	int subscribed, plain, n;
 	char pid[16];
 
-	if (mkdir(INSTANCE, 0755) && errno != EEXIST)
+	if (!tracefs_instance(INSTANCE))
 		ktap_bail("cannot make the tracing instance: %s", strerror(errno));
-	if (!write_str(TRACING "set_ftrace_filter", "vivid_* vidioc_* vid_cap_*") ||
-	    !write_str(TRACING "current_tracer", "function"))
+	if (!tracefs_write(TRACING "set_ftrace_filter", "vivid_* vidioc_* vid_cap_*") ||
+	    !tracefs_write(TRACING "current_tracer", "function"))
 		ktap_bail("cannot set up the function tracer: %s", strerror(errno));
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (!write_str(TRACING "set_event_pid", pid) ||
-	    !write_str(LOCK_EVENT "filter", "name == \"" VIVID_LOCK "\"") ||
-	    !write_str(LOCK_EVENT "enable", "1"))
+	if (!tracefs_write(TRACING "set_event_pid", pid) ||
+	    !tracefs_write(LOCK_EVENT "filter", "name == \"" VIVID_LOCK "\"") ||
+	    !tracefs_write(LOCK_EVENT "enable", "1"))
 		ktap_bail("cannot trace lock_acquire of " VIVID_LOCK ": %s",
 			  strerror(errno));
 	subscribed = open(VIDEO, O_RDWR | O_CLOEXEC);
@@ -168,8 +149,8 @@ static void run(void)
 	n = trace_stop();
 	ktap_ok(n > 0 && traced("vivid_fop_release"),
 		"closing the handles reaches vivid_fop_release");
-	write_str(LOCK_EVENT "enable", "0");
-	write_str(TRACING "current_tracer", "nop");
+	tracefs_write(LOCK_EVENT "enable", "0");
+	tracefs_write(TRACING "current_tracer", "nop");
 	rmdir(INSTANCE);
 }
 

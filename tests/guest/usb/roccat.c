@@ -41,15 +41,18 @@
  *   arrive. roccat_release() looks the device up by minor, so the old
  *   file's close drops the new device's open count instead of the old
  *   one's; the new node's first open then does not call hid_hw_open(), no
- *   interrupt-IN URB runs and the event never comes (6.1's bug, both
- *   kernels). The emulator closes its inherited copy of the old file
- *   (.close_fds), or its exit would be the old file's last close.
+ *   interrupt-IN URB runs and the event never comes (6.1's bug; drivers
+ *   0407 fixes it). The emulator closes its inherited copy of the old file
+ *   (.close_fds), or its exit would be the old file's last close;
+ * - once both mice are unplugged and every file closed, hid_roccat has
+ *   freed both roccat_devices roccat_connect() made: the kmem events of
+ *   the module's own kmalloc and kfree, matched by pointer. On 6.1 the old
+ *   file's close leaves the first device for ever.
  *
  * roccat_report_event() takes two mutexes and is called from usbhid's
  * URB completion, in softirq context: the first event gives "BUG:
  * sleeping function called from invalid context" and lockdep's "Invalid
- * wait context" on both kernels (no series patch touches the Roccat
- * core), which fails the boot.
+ * wait context" on 6.1 (drivers 0406 fixes it), which fails the boot.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -60,12 +63,16 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 
+#include "slurp.h"
+#include "tracefs.h"
 #include "usb/raw-plug.h"
 
 #define ROCCATIOCGREPSIZE	_IOR('H', 0xf1, int)	/* linux/hid-roccat.h */
 #define NODE			"/dev/roccatkonepure0"
 #define REPORT_SIZE		8	/* struct konepure_mouse_report_button */
 #define RING			16	/* ROCCAT_CBUF_SIZE */
+#define INSTANCE		TRACEFS_INSTANCES "roccat-devices"
+#define KMEM			INSTANCE "/events/kmem/"
 
 /* A boot mouse (report 1) and Roccat's 7-byte button report (report 3). */
 static const uint8_t rdesc[] = {
@@ -204,7 +211,121 @@ static int overflow(struct plug *p, int fd)
 	return last == RING + 1 && seen == 0 && n == RING - 1;
 }
 
-#define CASES 12
+
+/*
+ * What becomes of the struct roccat_device each roccat_connect() makes:
+ * the kmem events kmalloc and kfree of hid_roccat's own code (call_site
+ * within the module, from /proc/modules), in a tracing instance. An
+ * exact count where kmemleak would only report the leak when no stale
+ * copy of the pointer survives anywhere it scans.
+ */
+static char trace[1 << 16];
+
+static int trace_devices(void)
+{
+	unsigned long base = 0, size = 0;
+	char name[64], filter[128];
+	FILE *f = fopen("/proc/modules", "re");
+
+	while (f && fscanf(f, "%63s %lu %*s %*s %*s %lx%*[^\n]", name, &size,
+			   &base) == 3 && strcmp(name, "hid_roccat"))
+		base = 0;
+	if (f)
+		fclose(f);
+	if (!base) {
+		ktap_diag("hid_roccat: no address in /proc/modules");
+		return 0;
+	}
+	snprintf(filter, sizeof(filter),
+		 "call_site >= 0x%lx && call_site < 0x%lx", base, base + size);
+	/* nohash-ptr: %px, not a hash that is "(____ptrval____)" until
+	 * the random pool is ready */
+	return tracefs_instance(INSTANCE) &&
+	       tracefs_write(INSTANCE "/trace_options", "nohash-ptr") &&
+	       tracefs_write(KMEM "kmalloc/filter", filter) &&
+	       tracefs_write(KMEM "kfree/filter", filter) &&
+	       tracefs_write(KMEM "kmalloc/enable", "1") &&
+	       tracefs_write(KMEM "kfree/enable", "1");
+}
+
+/* The pointer a traced line names ("ptr=<hash>"), as text, or NULL. */
+static const char *ptr_of(const char *line, const char *end, size_t *len)
+{
+	const char *p = memmem(line, (size_t)(end - line), " ptr=", 5);
+
+	if (!p || p[5] == '(')	/* a hash not ready: matches nothing */
+		return NULL;
+	p += 5;
+	*len = strcspn(p, " \n");
+	return p;
+}
+
+/* A kfree() line after text (from a line's end) names the pointer p. */
+static int freed_after(const char *text, const char *p, size_t n)
+{
+	const char *line, *end, *q;
+	size_t m;
+
+	for (line = text; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		q = ptr_of(line, end, &m);
+		if (q && m == n && !memcmp(p, q, n) &&
+		    memmem(line, (size_t)(end - line), " kfree:", 7))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Of the devices roccat_connect() allocated, how many a later kfree()
+ * of hid_roccat freed; the count made goes to *made. verbose: a
+ * diagnostic for each one never freed.
+ */
+static int devices_freed(int *made, int verbose)
+{
+	const char *line, *end, *p;
+	int freed = 0;
+	size_t n;
+
+	*made = 0;
+	if (slurp(INSTANCE "/trace", trace, sizeof(trace)) < 0)
+		return 0;
+	for (line = trace; *line; line = *end ? end + 1 : end) {
+		end = strchrnul(line, '\n');
+		if (*line != '#' &&
+		    memmem(line, (size_t)(end - line), "call_site=roccat_connect", 24) &&
+		    (p = ptr_of(line, end, &n))) {
+			++*made;
+			if (freed_after(end, p, n))
+				freed++;
+			else if (verbose)
+				ktap_diag("never freed: %.*s", (int)(end - line), line);
+		}
+	}
+	return freed;
+}
+
+/* Every device made was freed (give the last disconnect 2 s). */
+static void check_devices_freed(void)
+{
+	long long deadline = ktap_now_ms() + 2000;
+	int made, freed;
+
+	while ((freed = devices_freed(&made, 0)) < made &&
+	       ktap_now_ms() < deadline)
+		usleep(100 * 1000);
+	tracefs_write(KMEM "kmalloc/enable", "0");
+	tracefs_write(KMEM "kfree/enable", "0");
+	if (made != 2 || freed != made) {
+		ktap_diag("roccat_connect() made %d device(s), %d freed",
+			  made, freed);
+		devices_freed(&made, 1);
+	}
+	ktap_ok(made == 2 && freed == made,
+		"konepure: both roccat_devices roccat_connect() made are freed once unplugged and closed");
+}
+
+#define CASES 13
 
 static void run(void)
 {
@@ -220,6 +341,9 @@ static void run(void)
 
 	/* no SA_RESTART: the signal ends a read() left blocked */
 	sigaction(SIGUSR1, &sa, NULL);
+	if (!trace_devices())
+		ktap_bail("cannot trace hid_roccat's kmalloc and kfree: %s",
+			  strerror(errno));
 	if (!plug_in(&p, NULL))
 		goto out;
 	ktap_ok(owned_by_konepure(&p),
@@ -317,13 +441,15 @@ out:
 		close(fd);
 	unplug(&p);
 	unplug(&q);
+	check_devices_freed();
 	while (ktap_count < CASES)
 		ktap_ok(0, "konepure: case not reached");
 }
 
 const struct ktap_test ktap_test = {
 	.plan = CASES,
-	.devices = (const char *const[]){ "/dev/raw-gadget", NULL },
+	.devices = (const char *const[]){ "/dev/raw-gadget",
+					  "/sys/kernel/tracing/instances", NULL },
 	.kconfig = (const char *const[]){ "CONFIG_USB_RAW_GADGET",
 					  "CONFIG_USB_DUMMY_HCD", "CONFIG_HID_ROCCAT",
 					  NULL },
