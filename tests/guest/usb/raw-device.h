@@ -7,8 +7,9 @@
  *
  * A device is a struct rd_device: its ids, strings, one interface (class
  * triple, class-specific descriptors, up to RD_MAX_EPS endpoints; for a HID
- * interface the report descriptor the host asks for by GET_DESCRIPTOR) and
- * the hooks that play its protocol. rd_start() forks the emulator: a child
+ * interface the report descriptor the host asks for by GET_DESCRIPTOR),
+ * optionally interfaces without endpoints before it (a UVC camera's
+ * VideoControl interface), and the hooks that play its protocol. rd_start() forks the emulator: a child
  * process that opens /dev/raw-gadget, binds to dummy_udc.0 at full speed
  * and answers the host's control requests from its event loop (standard
  * ones itself, class and vendor ones through ->control, unknown ones with a
@@ -64,6 +65,13 @@ struct rd_device {
 	unsigned int extra_len;
 	const uint8_t *report;	/* HID report descriptor, or NULL */
 	unsigned int report_len;
+	/*
+	 * Descriptors between the configuration's and the interface's:
+	 * pre_interfaces whole interfaces without endpoints, numbered from
+	 * 0; the interface above is then number pre_interfaces.
+	 */
+	const uint8_t *pre;
+	unsigned int pre_len, pre_interfaces;
 	/*
 	 * The emulator closes the test's other files: a node the test
 	 * opened before plugging this device in is then released by the
@@ -151,7 +159,7 @@ static void rd_fail(struct rd_emu *e, const char *what)
 }
 
 /* Queue one transfer for IN endpoint index i (test or hooks). */
-static int rd_send(struct rd_emu *e, unsigned int i, const void *data,
+static inline int rd_send(struct rd_emu *e, unsigned int i, const void *data,
 		   unsigned int len)
 {
 	uint8_t buf[2 + 2048];
@@ -269,14 +277,17 @@ static unsigned int rd_config_desc(const struct rd_device *d, uint8_t *p)
 	p[n++] = USB_DT_CONFIG_SIZE;
 	p[n++] = USB_DT_CONFIG;
 	n += 2;					/* wTotalLength, below */
-	p[n++] = 1;				/* bNumInterfaces */
+	p[n++] = 1 + d->pre_interfaces;		/* bNumInterfaces */
 	p[n++] = 1;				/* bConfigurationValue */
 	p[n++] = 0;				/* iConfiguration */
 	p[n++] = USB_CONFIG_ATT_ONE;
 	p[n++] = 50;				/* 100 mA */
+	if (d->pre_len)
+		memcpy(p + n, d->pre, d->pre_len);
+	n += d->pre_len;
 	p[n++] = USB_DT_INTERFACE_SIZE;
 	p[n++] = USB_DT_INTERFACE;
-	p[n++] = 0;				/* bInterfaceNumber */
+	p[n++] = d->pre_interfaces;		/* bInterfaceNumber */
 	p[n++] = 0;				/* bAlternateSetting */
 	p[n++] = d->nep;
 	p[n++] = d->if_class;

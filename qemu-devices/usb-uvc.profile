@@ -1,0 +1,26 @@
+# A USB Video Class camera, which QEMU has no model for, played by
+# usb/uvc-camera over raw_gadget on dummy_hcd (as usb-roccat's mouse is):
+# uvcvideo binds its VideoControl interface, streams from its bulk
+# VideoStreaming interface and makes the per-stream statistics file of
+# drivers/media/usb/uvc/uvc_debugfs.c. A profile of its own: the media
+# core and uvcvideo are modules only this boot loads.
+description=dummy_hcd + raw_gadget: a UVC camera (uvcvideo), mmap streaming and the debugfs stats file
+kconfig=CONFIG_USB_SUPPORT=y
+kconfig=CONFIG_USB=m
+kconfig=CONFIG_USB_GADGET=m
+kconfig=CONFIG_USB_DUMMY_HCD=m
+kconfig=CONFIG_USB_RAW_GADGET=m
+kconfig=CONFIG_MEDIA_SUPPORT=m
+kconfig=CONFIG_MEDIA_CAMERA_SUPPORT=y
+kconfig=CONFIG_MEDIA_USB_SUPPORT=y
+kconfig=CONFIG_VIDEO_DEV=m
+kconfig=CONFIG_USB_VIDEO_CLASS=m
+module=dummy_hcd
+module=raw_gadget
+module=uvcvideo
+# Leaks of what the unplug under open files leaves: kmemleak scans last.
+cmdline=kmemleak=on
+tests=usb/uvc-camera debug/kmemleak
+# the test bounds itself at 60 s; boot, the lseek walk and the two
+# kmemleak scans (5 s apart) take about 30 s
+timeout=120

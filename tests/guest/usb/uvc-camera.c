@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * uvc-camera - a USB Video Class camera played over raw_gadget on
+ * dummy_hcd (usb/raw-device.h): QEMU has no UVC model. The smallest camera
+ * uvcvideo accepts: UVC 1.0, a VideoControl interface whose chain is a
+ * camera terminal and a streaming output terminal, a VideoStreaming
+ * interface with one bulk IN endpoint, one uncompressed YUY2 format of one
+ * 16x8 frame (256 bytes) at 30 fps. The emulator answers the streaming
+ * interface's probe and commit controls (GET_CUR, GET_MIN, GET_MAX,
+ * GET_DEF; SET_CUR is taken, its sizes set by the device) and sends each
+ * frame as one payload: a two-byte header (EOH, EOF, FID toggling per
+ * frame) and the frame, whose bytes are its sequence number.
+ *
+ * The file the series touches is uvc_debugfs.c, the per-stream statistics
+ * file usb/uvcvideo/BUS-DEV-INTF/stats (core 0027 drops its no_llseek).
+ * Cases, in order:
+ * - the device enumerates, uvcvideo binds interface 0, /dev/video0 appears;
+ * - VIDIOC_QUERYCAP says uvcvideo, video capture and streaming; G_FMT the
+ *   frame the descriptors give (16x8 YUYV, 256 bytes);
+ * - the stats file exists for the streaming interface, reads its text
+ *   (frames, packets, ... sof) whole, again after a rewind-less reopen,
+ *   and lseek on it fails ESPIPE (no llseek, as before the series);
+ * - mmap streaming: three frames dequeued, each 256 bytes of one value that
+ *   grows from frame to frame, no error flag;
+ * - after STREAMOFF the stats file, opened again, counts at least those
+ *   frames and no errors: uvc_video_stats_dump() reports what streamed;
+ * - unplug with /dev/video0 and a stats file open: the video node's ioctl
+ *   fails ENODEV, the stats file reads EIO (debugfs cut its proxy) and
+ *   both close; the stream's debugfs directory is gone.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/usb/video.h>
+#include <linux/videodev2.h>
+
+#include "slurp.h"
+#include "usb/raw-plug.h"
+
+#define NODE		"/dev/video0"
+#define STATS_ROOT	"/sys/kernel/debug/usb/uvcvideo"
+#define WIDTH		16
+#define HEIGHT		8
+#define FRAME		(WIDTH * HEIGHT * 2)	/* YUYV */
+#define INTERVAL	333333			/* 100 ns units: 30 fps */
+#define PROBE_SIZE	26			/* UVC 1.0 probe/commit */
+#define FRAMES		3
+
+/* Interface 0, VideoControl: a camera terminal (1) feeds output terminal 2. */
+static const uint8_t vc[] = {
+	9, USB_DT_INTERFACE, 0, 0, 0, USB_CLASS_VIDEO, UVC_SC_VIDEOCONTROL, 0, 0,
+	/* VC header: UVC 1.0, wTotalLength 40, 48 MHz, interface 1 streams */
+	13, USB_DT_CS_INTERFACE, UVC_VC_HEADER, 0x00, 0x01, 40, 0,
+	0x00, 0x6c, 0xdc, 0x02, 1, 1,
+	/* camera terminal: no controls */
+	18, USB_DT_CS_INTERFACE, UVC_VC_INPUT_TERMINAL, 1,
+	UVC_ITT_CAMERA & 0xff, UVC_ITT_CAMERA >> 8, 0, 0,
+	0, 0, 0, 0, 0, 0, 3, 0, 0, 0,
+	/* output terminal, streaming, from terminal 1 */
+	9, USB_DT_CS_INTERFACE, UVC_VC_OUTPUT_TERMINAL, 2,
+	UVC_TT_STREAMING & 0xff, UVC_TT_STREAMING >> 8, 0, 1, 0,
+};
+
+/* Interface 1, VideoStreaming: its class descriptors (71 bytes). */
+static const uint8_t vs[] = {
+	/* input header: one format, wTotalLength 71, bulk IN 0x81, to OT 2 */
+	14, USB_DT_CS_INTERFACE, UVC_VS_INPUT_HEADER, 1, 71, 0, 0x81, 0,
+	2, 0, 0, 0, 1, 0,
+	/* uncompressed YUY2, one frame */
+	27, USB_DT_CS_INTERFACE, UVC_VS_FORMAT_UNCOMPRESSED, 1, 1,
+	'Y', 'U', 'Y', '2', 0x00, 0x00, 0x10, 0x00,
+	0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71,
+	16, 1, 0, 0, 0, 0,
+	/* 16x8, bit rates, 256-byte buffer, 30 fps only */
+	30, USB_DT_CS_INTERFACE, UVC_VS_FRAME_UNCOMPRESSED, 1, 0,
+	WIDTH, 0, HEIGHT, 0,
+	0x00, 0xf0, 0x00, 0x00, 0x00, 0xf0, 0x00, 0x00,	/* 61440 bit/s */
+	FRAME & 0xff, FRAME >> 8, 0, 0,
+	INTERVAL & 0xff, (INTERVAL >> 8) & 0xff, INTERVAL >> 16, 0,
+	1, INTERVAL & 0xff, (INTERVAL >> 8) & 0xff, INTERVAL >> 16, 0,
+};
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = (v >> 8) & 0xff;
+	p[2] = (v >> 16) & 0xff;
+	p[3] = v >> 24;
+}
+
+/* In the emulator: the probe/commit state the host negotiates. */
+static uint8_t probe[PROBE_SIZE];
+
+/* Format 1, frame 1, 30 fps; one payload carries header and frame. */
+static void probe_fix(uint8_t *c)
+{
+	c[2] = 1;				/* bFormatIndex */
+	c[3] = 1;				/* bFrameIndex */
+	put32(c + 4, INTERVAL);			/* dwFrameInterval */
+	put32(c + 18, FRAME);			/* dwMaxVideoFrameSize */
+	put32(c + 22, 2 + FRAME);		/* dwMaxPayloadTransferSize */
+}
+
+static int uvc_control(struct rd_emu *e, const struct usb_ctrlrequest *c,
+		       const uint8_t *out, unsigned int outlen, uint8_t *in)
+{
+	unsigned int cs = c->wValue >> 8, n = PROBE_SIZE;
+
+	(void)e;
+	if ((c->wIndex & 0xff) != 1 ||
+	    (cs != UVC_VS_PROBE_CONTROL && cs != UVC_VS_COMMIT_CONTROL))
+		return -1;
+	if (!probe[2])
+		probe_fix(probe);
+	switch (c->bRequest) {
+	case UVC_SET_CUR:
+		memcpy(probe, out, outlen < n ? outlen : n);
+		probe_fix(probe);
+		return 0;
+	case UVC_GET_CUR:
+	case UVC_GET_MIN:
+	case UVC_GET_MAX:
+	case UVC_GET_DEF:
+		if (n > c->wLength)
+			n = c->wLength;
+		memcpy(in, probe, n);
+		return (int)n;
+	}
+	return -1;
+}
+
+/* Each frame one payload: header, then the frame's number in every byte. */
+static int uvc_fill(struct rd_emu *e, unsigned int i, uint8_t *buf,
+		    unsigned int max)
+{
+	static unsigned int frame;
+
+	(void)e;
+	(void)i;
+	if (max < 2 + FRAME)
+		return -1;
+	buf[0] = 2;
+	buf[1] = UVC_STREAM_EOH | UVC_STREAM_EOF | (frame & 1 ? UVC_STREAM_FID : 0);
+	memset(buf + 2, frame & 0xff, FRAME);
+	frame++;
+	return 2 + FRAME;
+}
+
+static const struct rd_device camera = {
+	.name = "uvc",
+	.vid = 0x1d6b, .pid = 0x0102, .bcd = 0x0100,	/* the webcam gadget's ids */
+	.if_class = USB_CLASS_VIDEO, .if_subclass = UVC_SC_VIDEOSTREAMING,
+	.extra = vs, .extra_len = sizeof(vs),
+	.pre = vc, .pre_len = sizeof(vc), .pre_interfaces = 1,
+	.manufacturer = "bklfree", .product = "UVC test camera",
+	.nep = 1,
+	.ep = { { 0x81, USB_ENDPOINT_XFER_BULK, 64, 0 } },
+	.control = uvc_control,
+	.fill = uvc_fill,
+};
+
+static char stats_path[300];
+static char text[1024];
+
+/* The one stream directory under STATS_ROOT: its stats file's path. */
+static int find_stats(void)
+{
+	DIR *d = opendir(STATS_ROOT);
+	struct dirent *de;
+
+	stats_path[0] = '\0';
+	while (d && (de = readdir(d)))
+		if (de->d_name[0] != '.')
+			snprintf(stats_path, sizeof(stats_path),
+				 STATS_ROOT "/%s/stats", de->d_name);
+	if (d)
+		closedir(d);
+	return stats_path[0] && !access(stats_path, R_OK);
+}
+
+/* The stats file's "NAME: N" value, or -1. */
+static long stat_of(const char *name)
+{
+	const char *p = strstr(text, name);
+
+	return p ? strtol(p + strlen(name), NULL, 10) : -1;
+}
+
+/* Some byte of buf is not c. */
+static int memchr_inv_byte(const uint8_t *buf, uint8_t c, size_t n)
+{
+	while (n--)
+		if (*buf++ != c)
+			return 1;
+	return 0;
+}
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int r;
+
+	do
+		r = ioctl(fd, req, arg);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+/* QUERYCAP and G_FMT describe the emulated camera. */
+static int describes_camera(int fd)
+{
+	struct v4l2_capability cap = { 0 };
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	int ok;
+
+	ok = !xioctl(fd, VIDIOC_QUERYCAP, &cap) &&
+	     !strcmp((char *)cap.driver, "uvcvideo") &&
+	     cap.device_caps & V4L2_CAP_VIDEO_CAPTURE &&
+	     cap.device_caps & V4L2_CAP_STREAMING;
+	ok = !xioctl(fd, VIDIOC_G_FMT, &f) && ok;
+	if (!ok || f.fmt.pix.width != WIDTH || f.fmt.pix.height != HEIGHT ||
+	    f.fmt.pix.pixelformat != V4L2_PIX_FMT_YUYV ||
+	    f.fmt.pix.sizeimage != FRAME)
+		ktap_diag("querycap '%s' caps 0x%x; fmt %ux%u '%.4s' %u bytes",
+			  (char *)cap.driver, cap.device_caps, f.fmt.pix.width,
+			  f.fmt.pix.height, (char *)&f.fmt.pix.pixelformat,
+			  f.fmt.pix.sizeimage);
+	return ok && f.fmt.pix.width == WIDTH && f.fmt.pix.height == HEIGHT &&
+	       f.fmt.pix.pixelformat == V4L2_PIX_FMT_YUYV &&
+	       f.fmt.pix.sizeimage == FRAME;
+}
+
+/* Two reads of the stats file: the same text; lseek ESPIPE. */
+static int stats_readable(void)
+{
+	static char again[sizeof(text)];
+	int fd, sp;
+
+	if (!find_stats()) {
+		ktap_diag("no stream directory under " STATS_ROOT);
+		return 0;
+	}
+	if (slurp(stats_path, text, sizeof(text)) <= 0 ||
+	    slurp(stats_path, again, sizeof(again)) <= 0)
+		return 0;
+	fd = open(stats_path, O_RDONLY | O_CLOEXEC);
+	sp = fd >= 0 && lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE;
+	if (fd >= 0)
+		close(fd);
+	if (!sp || strcmp(text, again) || !strstr(text, "frames:") ||
+	    !strstr(text, "\nsof: "))
+		ktap_diag("stats: lseek %s; text '%.60s'",
+			  sp ? "ESPIPE" : "not ESPIPE", text);
+	return sp && !strcmp(text, again) && strstr(text, "frames:") &&
+	       strstr(text, "\nsof: ");
+}
+
+/* Three frames through mmap streaming; each one value, rising. */
+static int stream_frames(int fd)
+{
+	struct v4l2_requestbuffers rb = {
+		.count = 2, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.memory = V4L2_MEMORY_MMAP,
+	};
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, got = 0, ok = 1, last = -1;
+	void *map[2] = { MAP_FAILED, MAP_FAILED };
+	unsigned int i;
+
+	if (xioctl(fd, VIDIOC_REQBUFS, &rb) || rb.count < 2)
+		return ktap_perror("REQBUFS"), 0;
+	for (i = 0; i < 2; i++) {
+		struct v4l2_buffer b = { .index = i, .type = rb.type,
+					 .memory = rb.memory };
+
+		if (xioctl(fd, VIDIOC_QUERYBUF, &b) || xioctl(fd, VIDIOC_QBUF, &b))
+			return ktap_perror("QUERYBUF/QBUF"), 0;
+		map[i] = mmap(NULL, b.length, PROT_READ, MAP_SHARED, fd,
+			      b.m.offset);
+		if (map[i] == MAP_FAILED)
+			return ktap_perror("mmap"), 0;
+	}
+	if (xioctl(fd, VIDIOC_STREAMON, &type))
+		return ktap_perror("STREAMON"), 0;
+	while (got < FRAMES) {
+		struct v4l2_buffer b = { .type = rb.type, .memory = rb.memory };
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		const uint8_t *f;
+
+		if (poll(&p, 1, 5000) <= 0 || xioctl(fd, VIDIOC_DQBUF, &b)) {
+			ktap_diag("frame %d: none within 5 s", got);
+			ok = 0;
+			break;
+		}
+		f = map[b.index];
+		if (b.bytesused != FRAME || b.flags & V4L2_BUF_FLAG_ERROR ||
+		    memchr_inv_byte(f, f[0], FRAME) || (int)f[0] <= last) {
+			ktap_diag("frame %d: %u bytes, flags 0x%x, first byte %u after %d",
+				  got, b.bytesused, b.flags, f[0], last);
+			ok = 0;
+		}
+		last = f[0];
+		got++;
+		xioctl(fd, VIDIOC_QBUF, &b);
+	}
+	xioctl(fd, VIDIOC_STREAMOFF, &type);
+	for (i = 0; i < 2; i++)
+		munmap(map[i], FRAME);
+	return ok;
+}
+
+/* Unplugged under open files: ENODEV, EIO, clean closes, directory gone. */
+static int unplug_open(struct plug *p, int fd)
+{
+	struct v4l2_capability cap;
+	char dir[sizeof(stats_path)], c;
+	int sfd = open(stats_path, O_RDONLY | O_CLOEXEC), ok;
+	ssize_t r;
+
+	snprintf(dir, sizeof(dir), "%.*s", (int)(strrchr(stats_path, '/') - stats_path),
+		 stats_path);
+	ok = unplug(p);
+	ok = fails(xioctl(fd, VIDIOC_QUERYCAP, &cap), ENODEV) && ok;
+	r = sfd >= 0 ? read(sfd, &c, 1) : 0;
+	ok = fails(r, EIO) && ok;
+	if (sfd >= 0 && close(sfd))
+		ok = 0;
+	if (close(fd))
+		ok = 0;
+	if (!ok || !access(dir, F_OK))
+		ktap_diag("after the unplug: stats read %zd (%s), %s %s",
+			  r, r < 0 ? strerror(errno) : "-", dir,
+			  access(dir, F_OK) ? "gone" : "still there");
+	return ok && access(dir, F_OK);
+}
+
+#define CASES 6
+
+static void run(void)
+{
+	struct plug p = { .dev = &camera, .driver = "uvcvideo", .node = NODE };
+	int fd, ok;
+
+	if (!plug_in(&p, NULL))
+		goto out;
+	fd = open_node(&p, O_RDWR);
+	ktap_ok(fd >= 0 && describes_camera(fd),
+		"uvc: QUERYCAP uvcvideo, capture and streaming; G_FMT 16x8 YUYV, 256 bytes");
+	ktap_ok(stats_readable(),
+		"uvc: usb/uvcvideo/*/stats reads its counters whole, twice alike; lseek ESPIPE");
+	ktap_ok(fd >= 0 && stream_frames(fd),
+		"uvc: mmap streaming: 3 frames of 256 bytes, each the next frame's bytes, no error flag");
+	ok = find_stats() && slurp(stats_path, text, sizeof(text)) > 0;
+	ktap_diag("stats after streaming: frames %ld, packets %ld, errors %ld",
+		  stat_of("frames:"), stat_of("packets:"), stat_of("errors:"));
+	ktap_ok(ok && stat_of("frames:") >= FRAMES && stat_of("errors:") == 0,
+		"uvc: after STREAMOFF the stats count the frames streamed, no errors");
+	ktap_ok(fd >= 0 && unplug_open(&p, fd),
+		"uvc: unplugged with the node and stats open: ioctl ENODEV, stats read EIO, both close, the stream's directory goes");
+out:
+	unplug(&p);
+	while (ktap_count < CASES)
+		ktap_ok(0, "uvc: case not reached");
+}
+
+const struct ktap_test ktap_test = {
+	.plan = CASES,
+	.devices = (const char *const[]){ "/dev/raw-gadget", STATS_ROOT, NULL },
+	.kconfig = (const char *const[]){ "CONFIG_USB_RAW_GADGET",
+					  "CONFIG_USB_DUMMY_HCD",
+					  "CONFIG_USB_VIDEO_CLASS", NULL },
+	.timeout = 60,
+	.upstream = "drivers/media/usb/uvc/uvc_debugfs.c (core 0027: no_llseek dropped)",
+	.run = run,
+};
