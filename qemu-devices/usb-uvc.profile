@@ -21,6 +21,7 @@ module=uvcvideo
 # Leaks of what the unplug under open files leaves: kmemleak scans last.
 cmdline=kmemleak=on
 tests=usb/uvc-camera debug/kmemleak
-# the test bounds itself at 60 s; boot, the lseek walk and the two
+tool=/usr/bin/v4l2-compliance
+# the test bounds itself at 120 s; boot, the lseek walk and the two
 # kmemleak scans (5 s apart) take about 30 s
-timeout=120
+timeout=180

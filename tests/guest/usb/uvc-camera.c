@@ -24,6 +24,10 @@
  *   grows from frame to frame, no error flag;
  * - after STREAMOFF the stats file, opened again, counts at least those
  *   frames and no errors: uvc_video_stats_dump() reports what streamed;
+ * - Debian's v4l2-compliance on the node, with 5 frames of streaming on
+ *   each I/O method (media/v4l2-compliance.h: two cases, and its totals,
+ *   which the host compares between the kernels: the patched kernel must
+ *   do no worse);
  * - unplug with /dev/video0 and a stats file open: the video node's ioctl
  *   fails ENODEV, the stats file reads EIO (debugfs cut its proxy) and
  *   both close; the stream's debugfs directory is gone.
@@ -37,6 +41,7 @@
 #include <linux/usb/video.h>
 #include <linux/videodev2.h>
 
+#include "media/v4l2-compliance.h"
 #include "slurp.h"
 #include "usb/raw-plug.h"
 
@@ -335,7 +340,12 @@ static int unplug_open(struct plug *p, int fd)
 	return ok && access(dir, F_OK);
 }
 
-#define CASES 6
+static const struct v4l2_compliance_run compliance = {
+	"v4l2-compliance", "Total for ",
+	(char *const[]){ V4L2_COMPLIANCE, "-d", NODE, "-s", "5", NULL },
+};
+
+#define CASES 8
 
 static void run(void)
 {
@@ -351,11 +361,20 @@ static void run(void)
 		"uvc: usb/uvcvideo/*/stats reads its counters whole, twice alike; lseek ESPIPE");
 	ktap_ok(fd >= 0 && stream_frames(fd),
 		"uvc: mmap streaming: 3 frames of 256 bytes, each the next frame's bytes, no error flag");
+	/*
+	 * The handle that set the format or asked for buffers keeps
+	 * uvcvideo's streaming privilege until it is closed: close it, so
+	 * that v4l2-compliance's own handles may stream.
+	 */
+	if (fd >= 0)
+		close(fd);
 	ok = find_stats() && slurp(stats_path, text, sizeof(text)) > 0;
 	ktap_diag("stats after streaming: frames %ld, packets %ld, errors %ld",
 		  stat_of("frames:"), stat_of("packets:"), stat_of("errors:"));
 	ktap_ok(ok && stat_of("frames:") >= FRAMES && stat_of("errors:") == 0,
 		"uvc: after STREAMOFF the stats count the frames streamed, no errors");
+	v4l2_compliance(&compliance);
+	fd = open_node(&p, O_RDWR);
 	ktap_ok(fd >= 0 && unplug_open(&p, fd),
 		"uvc: unplugged with the node and stats open: ioctl ENODEV, stats read EIO, both close, the stream's directory goes");
 out:
@@ -366,11 +385,12 @@ out:
 
 const struct ktap_test ktap_test = {
 	.plan = CASES,
-	.devices = (const char *const[]){ "/dev/raw-gadget", STATS_ROOT, NULL },
+	.devices = (const char *const[]){ "/dev/raw-gadget", STATS_ROOT,
+					  V4L2_COMPLIANCE, NULL },
 	.kconfig = (const char *const[]){ "CONFIG_USB_RAW_GADGET",
 					  "CONFIG_USB_DUMMY_HCD",
 					  "CONFIG_USB_VIDEO_CLASS", NULL },
-	.timeout = 60,
+	.timeout = 120,
 	.upstream = "drivers/media/usb/uvc/uvc_debugfs.c (core 0027: no_llseek dropped)",
 	.run = run,
 };
