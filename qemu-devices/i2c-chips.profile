@@ -33,7 +33,7 @@ module=fschmd
 module=w83793
 module=lis3lv02d_i2c
 module=rtc-m41t80
-tests=hwmon/i2c-chips
+tests=hwmon/i2c-chips hwmon/i2c-watchdog-remove
 # The whole boot took 4.1 to 8.3 s under TCG on 2026-12-04 (both
 # kernels, three runs); 60 leaves room for a loaded machine.
 timeout=60

@@ -2,7 +2,7 @@
 /*
  * i2c-stub.h - finding the adapter of i2c-stub (CONFIG_I2C_STUB), the
  * software SMBus the hwmon tests put their chips on. Shared by
- * hwmon/pmbus-lseek and hwmon/i2c-chips.
+ * hwmon/pmbus-lseek, hwmon/i2c-chips and hwmon/i2c-watchdog-remove.
  */
 #ifndef BKLFREE_I2C_STUB_H
 #define BKLFREE_I2C_STUB_H
