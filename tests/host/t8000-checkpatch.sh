@@ -45,16 +45,17 @@ for s in "$TOP"/patches/*/series; do
 	list=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$s")
 	last=$(cd "$d" && grep -l '^+++ b/MAINTAINERS$' $list 2>/dev/null | tail -n 1)
 	later=${last:+,FILE_PATH_CHANGES}
-	typos=$(cd "$d" && fixes_typos $list)
+	typos=" $(cd "$d" && fixes_typos $list | tr '\n' ' ')"
 	for p in $list; do
 		[ "$p" != "$last" ] || later=
-		if printf '%s\n' "$typos" | grep -qFx "$p"; then
+		case $typos in
+		*" $p "*)
 			echo "UNKNOWN_COMMIT_ID$later,TYPO_SPELLING $d/$p"
 			sed '/^Fixes: /d' "$d/$p" >"$TMPDIR/no-fixes/$p"
 			echo "UNKNOWN_COMMIT_ID$later $TMPDIR/no-fixes/$p"
-		else
-			echo "UNKNOWN_COMMIT_ID$later $d/$p"
-		fi
+			;;
+		*) echo "UNKNOWN_COMMIT_ID$later $d/$p" ;;
+		esac
 	done
 done >"$TMPDIR/list"
 [ -s "$TMPDIR/list" ] || ktap_bail "no series under patches/"

@@ -9,17 +9,19 @@
  * triple, class-specific descriptors, up to RD_MAX_EPS endpoints; for a HID
  * interface the report descriptor the host asks for by GET_DESCRIPTOR),
  * optionally interfaces without endpoints before it (a UVC camera's
- * VideoControl interface), and the hooks that play its protocol. rd_start() forks the emulator: a child
- * process that opens /dev/raw-gadget, binds to dummy_udc.0 at full speed
- * and answers the host's control requests from its event loop (standard
- * ones itself, class and vendor ones through ->control, unknown ones with a
- * stall). When the host sets configuration 1 it enables the endpoints and
- * starts one thread per endpoint: an OUT thread reads what the host sends,
- * a packet at a time, and hands it to ->out; an IN thread writes what ->fill produces, or else
- * what rd_send() queued for that endpoint (a pipe, so both the test and the
- * child's hooks can queue). The child reports to the test through a second
- * pipe: the configuration, every class or vendor control request with its
- * data, and every OUT transfer (rd_next() waits for one, bounded).
+ * VideoControl interface), and the hooks that play its protocol.
+ * rd_start() forks the emulator: a child process that opens
+ * /dev/raw-gadget, binds to dummy_udc.0 at full speed and answers the
+ * host's control requests from its event loop (standard ones itself, class
+ * and vendor ones through ->control, unknown ones with a stall). When the
+ * host sets configuration 1 it enables the endpoints and starts one thread
+ * per endpoint: an OUT thread reads what the host sends, a packet at a
+ * time, and hands it to ->out; an IN thread writes what ->fill produces,
+ * or else what rd_send() queued for that endpoint (a pipe, so both the
+ * test and the child's hooks can queue). The child reports to the test
+ * through a second pipe: the configuration, every class or vendor
+ * control request with its data, and every OUT transfer (rd_next() waits
+ * for one, bounded).
  *
  * rd_stop() is the unplug: SIGKILL ends the child, its raw-gadget file is
  * released, raw_gadget unregisters the gadget driver and dummy_hcd sees the

@@ -211,7 +211,6 @@ static int overflow(struct plug *p, int fd)
 	return last == RING + 1 && seen == 0 && n == RING - 1;
 }
 
-
 /*
  * What becomes of the struct roccat_device each roccat_connect() makes:
  * the kmem events kmalloc and kfree of hid_roccat's own code (call_site
@@ -238,8 +237,10 @@ static int trace_devices(void)
 	}
 	snprintf(filter, sizeof(filter),
 		 "call_site >= 0x%lx && call_site < 0x%lx", base, base + size);
-	/* nohash-ptr: %px, not a hash that is "(____ptrval____)" until
-	 * the random pool is ready */
+	/*
+	 * nohash-ptr: %px, not a hash that is "(____ptrval____)" until the
+	 * random pool is ready
+	 */
 	return tracefs_instance(INSTANCE) &&
 	       tracefs_write(INSTANCE "/trace_options", "nohash-ptr") &&
 	       tracefs_write(KMEM "kmalloc/filter", filter) &&
