@@ -2,7 +2,7 @@
 # answers at the chip addresses below with registers the test presets
 # through /dev/i2c-N (the identification the drivers probe for), then the
 # test instantiates each driver with new_device and drives its files.
-description=i2c-stub chips: pmbus (ibm-cffps, max20730, q54sj108a2, ucd9000), fschmd, w83793, lis3lv02d, rtc-m41t80
+description=i2c-stub chips: pmbus (ibm-cffps, max20730, q54sj108a2, ucd9000), fschmd, two w83793, lis3lv02d, rtc-m41t80
 kconfig=CONFIG_I2C=m
 kconfig=CONFIG_I2C_CHARDEV=m
 kconfig=CONFIG_I2C_STUB=m
@@ -22,7 +22,7 @@ kconfig=CONFIG_RTC_CLASS=y
 kconfig=CONFIG_RTC_INTF_DEV=y
 kconfig=CONFIG_RTC_DRV_M41T80=m
 module=i2c-dev
-module=i2c-stub chip_addr=0x10,0x11,0x12,0x13,0x2f,0x1d,0x68,0x73 functionality=0xf7f0000
+module=i2c-stub chip_addr=0x10,0x11,0x12,0x13,0x2f,0x1d,0x68,0x73,0x2e functionality=0xf7f0000
 # The drivers, loaded before the test instantiates them with new_device
 # (it binds fschmd before w83793, so fschmd gets /dev/watchdog).
 module=ibm-cffps

@@ -33,6 +33,10 @@
  * share (read, end of file, SEEK_CUR, pread, pwrite). The chips stay
  * bound, so lseek/lseek-abi records their debugfs files.
  *
+ * A second w83793 (0x2e) binds beside the first and both are removed in
+ * turn, the function tracer watching what a remove calls: drivers 0411
+ * (one reboot notifier for the module, not one registration per chip).
+ *
  * When a chip does not bind, its later cases are skipped, naming why.
  */
 #include <fcntl.h>
@@ -45,6 +49,8 @@
 
 #include "ktap.h"
 #include "i2c-stub.h"
+#include "slurp.h"
+#include "tracefs.h"
 
 #define DEBUGFS_PMBUS	"/sys/kernel/debug/pmbus"
 
@@ -554,22 +560,25 @@ static void fschmd(void)
 	      "fschmd: close after the magic V stops the watchdog");
 }
 
+/* A w83793's registers before its probe. */
+static const struct reg w83793_regs[] = {
+	B(0x00, 0x00),		/* BANKSEL */
+	B(0x0c, 0x88),		/* I2C_SUBADDR: no subclients */
+	B(0x03, 0x01),		/* WDT_STATUS: caused the last reboot */
+	B(0x01, 0x00), B(0x04, 0x00), B(0x40, 0x00),
+};
+
 /* 0x2f: w83793, no subclients; /dev/watchdog1 (minor 212). */
 static void w83793(void)
 {
-	static const struct reg r[] = {
-		B(0x00, 0x00),		/* BANKSEL */
-		B(0x0c, 0x88),		/* I2C_SUBADDR: no subclients */
-		B(0x03, 0x01),		/* WDT_STATUS: caused the last reboot */
-		B(0x01, 0x00), B(0x04, 0x00), B(0x40, 0x00),
-	};
 	static const int probe[][2] = { { 0x01, 0xaa } };	/* disabled */
 	static const int opened[][2] = { { 0x01, 0x55 }, { 0x04, 2 } };
 	static const int t150[][2] = { { 0x04, 3 } };
 	int fd, v = 0;
 
 	begin_chip();
-	gate(chip_ok && preset(0x2f, r, ARRAY_SIZE(r)), "w83793 0x2f: registers preset");
+	gate(chip_ok && preset(0x2f, w83793_regs, ARRAY_SIZE(w83793_regs)),
+	     "w83793 0x2f: registers preset");
 	bind_chip("w83793", 0x2f, "w83793");
 	check(regs_are(0x2f, probe, 1) && (get_byte(0x2f, 0x40) & 0x04),
 	      "w83793: probe enables the WDT registers and disables the watchdog");
@@ -589,6 +598,108 @@ static void w83793(void)
 		close(fd);
 	check(fd >= 0 && regs_are(0x2f, probe, 1),
 	      "w83793: close after the magic V disables the watchdog");
+}
+
+/*
+ * Remove a chip with delete_device: 1 when its device is gone. The stub
+ * keeps the registers.
+ */
+static int delete_chip(int addr)
+{
+	char path[128], line[16];
+	int fd, n, ok;
+
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/i2c-%d/delete_device", bus);
+	n = snprintf(line, sizeof(line), "0x%02x", addr);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	ok = fd >= 0 && write(fd, line, n) == n;
+	if (!ok)
+		ktap_perror(path);
+	if (fd >= 0)
+		close(fd);
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%d-%04x", bus, addr);
+	return ok && access(path, F_OK);
+}
+
+#define W83793_TRACE	TRACEFS_INSTANCES "i2c-chips"
+
+/*
+ * The function tracer, in an instance of this test's, on w83793_remove()
+ * and unregister_reboot_notifier(): what a remove calls.
+ */
+static int remove_trace_start(void)
+{
+	return tracefs_instance(W83793_TRACE) &&
+	       tracefs_write(W83793_TRACE "/set_ftrace_filter",
+			     "w83793_remove unregister_reboot_notifier") &&
+	       tracefs_write(W83793_TRACE "/trace", "") &&
+	       tracefs_write(W83793_TRACE "/current_tracer", "function");
+}
+
+/*
+ * The calls traced since remove_trace_start() into buf, then the tracer
+ * off (changing the tracer empties the buffer).
+ */
+static int remove_trace_stop(char *buf, size_t size)
+{
+	int ok = slurp(W83793_TRACE "/trace", buf, size) >= 0;
+
+	ok = tracefs_write(W83793_TRACE "/current_tracer", "nop") && ok;
+	tracefs_write(W83793_TRACE "/set_ftrace_filter", "");
+	rmdir(W83793_TRACE);
+	return ok;
+}
+
+/*
+ * 0x2e: a second w83793 beside the one at 0x2f, as on boards with one per
+ * CPU socket; /dev/watchdog2 (minor 213). On 6.1 every probe registers
+ * the driver's one static reboot notifier: a second chip's registration
+ * fails (WARNING "already registered", -EEXIST), and with it the probe;
+ * every remove unregisters it, so removing one chip leaves the other's
+ * watchdog running through a reboot. drivers 0411 registers it once, at
+ * module init. The chip at 0x2f is removed and bound again (it keeps
+ * /dev/watchdog1 for hwmon/i2c-watchdog-remove), the one at 0x2e removed,
+ * so that the lseek walk sees the same nodes as before.
+ */
+static void w83793_second(void)
+{
+	static const int disabled[][2] = { { 0x01, 0xaa } };
+	static const int opened[][2] = { { 0x01, 0x55 }, { 0x04, 2 } };
+	static char trace[16384];
+	const char *call;
+	int fd, ok, traced, removed;
+
+	begin_chip();
+	gate(chip_ok && preset(0x2e, w83793_regs, ARRAY_SIZE(w83793_regs)),
+	     "w83793 0x2e: registers preset");
+	bind_chip("w83793", 0x2e, "w83793");
+	fd = open_node("/dev/watchdog2");
+	check(fd >= 0 && regs_are(0x2e, opened, 2),
+	      "w83793 0x2e: /dev/watchdog2 opens and enables its watchdog, 2 minutes");
+	ok = fd >= 0 && write(fd, "V", 1) == 1;
+	if (fd >= 0)
+		close(fd);
+	check(ok && regs_are(0x2e, disabled, 1), "w83793 0x2e: close after the magic V disables it");
+
+	/* The rest runs whether 0x2e bound or not: 0x2f is bound. */
+	why[0] = '\0';
+	chip_ok = i2c_fd >= 0;
+	traced = chip_ok && remove_trace_start();
+	removed = chip_ok && delete_chip(0x2f);
+	traced = remove_trace_stop(trace, sizeof(trace)) && traced;
+	if (traced && !strstr(trace, "w83793_remove"))
+		ktap_diag("the function tracer did not see w83793_remove()");
+	call = strstr(trace, "unregister_reboot_notifier");
+	if (call)
+		ktap_diag("traced: %.*s", (int)strcspn(call, "\n"), call);
+	ktap_ok(removed && traced && strstr(trace, "w83793_remove") && !call,
+		"w83793: removing the chip at 0x2f leaves the reboot notifier registered");
+	gate(removed && preset(0x2f, w83793_regs, ARRAY_SIZE(w83793_regs)),
+	     "w83793 0x2f: registers preset again");
+	bind_chip("w83793", 0x2f, "w83793");
+	check(ktap_dev_present("/dev/watchdog1"), "w83793 0x2f: bound again, /dev/watchdog1");
+	chip_ok = i2c_fd >= 0;
+	ktap_ok(chip_ok && delete_chip(0x2e), "w83793 0x2e: delete_device removes it");
 }
 
 /* --- lis3lv02d ------------------------------------------------------------ */
@@ -695,7 +806,7 @@ static void m41t80(void)
 
 static void run(void)
 {
-	static const char *const addrs = "16,17,18,19,47,29,104,115";
+	static const char *const addrs = "16,17,18,19,47,29,104,115,46";
 	const char *p = "/sys/module/i2c_stub/parameters/chip_addr";
 	char buf[64] = "", dev[32];
 	FILE *f = fopen(p, "r");
@@ -720,13 +831,14 @@ static void run(void)
 	} else {
 		ktap_diag("%s is '%s', want '%s'", p, buf, addrs);
 	}
-	ktap_ok(i2c_fd >= 0, "i2c-stub has the eight chips and /dev/i2c-N opens");
+	ktap_ok(i2c_fd >= 0, "i2c-stub has the nine chips and /dev/i2c-N opens");
 	ibm_cffps();
 	max20730();
 	q54sj108a2();
 	ucd9000();
 	fschmd();
 	w83793();
+	w83793_second();
 	lis3lv02d();
 	m41t80();
 	if (i2c_fd >= 0)
@@ -734,7 +846,7 @@ static void run(void)
 }
 
 const struct ktap_test ktap_test = {
-	.plan = 102,
+	.plan = 111,
 	.kconfig = (const char *const[]){
 		"CONFIG_I2C_CHARDEV", "CONFIG_I2C_STUB",
 		"CONFIG_SENSORS_IBM_CFFPS", "CONFIG_SENSORS_MAX20730",
