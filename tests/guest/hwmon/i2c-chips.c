@@ -654,20 +654,21 @@ static int remove_trace_stop(char *buf, size_t size)
  * 0x2e: a second w83793 beside the one at 0x2f, as on boards with one per
  * CPU socket; /dev/watchdog2 (minor 213). On 6.1 every probe registers
  * the driver's one static reboot notifier: a second chip's registration
- * fails (WARNING "already registered", -EEXIST), and with it the probe;
- * every remove unregisters it, so removing one chip leaves the other's
- * watchdog running through a reboot. drivers 0411 registers it once, at
- * module init. The chip at 0x2f is removed and bound again (it keeps
- * /dev/watchdog1 for hwmon/i2c-watchdog-remove), the one at 0x2e removed,
- * so that the lseek walk sees the same nodes as before.
+ * fails (WARNING "already registered", -EEXIST), and with it the probe.
+ * drivers 0411 registers it once, at module init, and remove no longer
+ * unregisters it: with both chips bound, removing 0x2f must not call
+ * unregister_reboot_notifier() (the function tracer's view; 6.1 never
+ * gets there, that case skips). The chip at 0x2f is bound again (it keeps
+ * /dev/watchdog1 for hwmon/i2c-watchdog-remove) and the one at 0x2e
+ * removed, so that the lseek walk sees the same nodes as before.
  */
 static void w83793_second(void)
 {
 	static const int disabled[][2] = { { 0x01, 0xaa } };
 	static const int opened[][2] = { { 0x01, 0x55 }, { 0x04, 2 } };
 	static char trace[16384];
-	const char *call;
-	int fd, ok, traced, removed;
+	const char *call, *desc;
+	int fd, ok, second, traced, removed;
 
 	begin_chip();
 	gate(chip_ok && preset(0x2e, w83793_regs, ARRAY_SIZE(w83793_regs)),
@@ -682,6 +683,7 @@ static void w83793_second(void)
 	check(ok && regs_are(0x2e, disabled, 1), "w83793 0x2e: close after the magic V disables it");
 
 	/* The rest runs whether 0x2e bound or not: 0x2f is bound. */
+	second = chip_ok;
 	why[0] = '\0';
 	chip_ok = i2c_fd >= 0;
 	traced = chip_ok && remove_trace_start();
@@ -692,8 +694,12 @@ static void w83793_second(void)
 	call = strstr(trace, "unregister_reboot_notifier");
 	if (call)
 		ktap_diag("traced: %.*s", (int)strcspn(call, "\n"), call);
-	ktap_ok(removed && traced && strstr(trace, "w83793_remove") && !call,
-		"w83793: removing the chip at 0x2f leaves the reboot notifier registered");
+	desc = "w83793: removing 0x2f with 0x2e bound calls no unregister_reboot_notifier()";
+	if (second)
+		ktap_ok(removed && traced && strstr(trace, "w83793_remove") && !call,
+			"%s", desc);
+	else
+		ktap_skip("the chip at 0x2e did not bind", "%s", desc);
 	gate(removed && preset(0x2f, w83793_regs, ARRAY_SIZE(w83793_regs)),
 	     "w83793 0x2f: registers preset again");
 	bind_chip("w83793", 0x2f, "w83793");
