@@ -2,7 +2,8 @@
 /*
  * slurp.h - read a small file (sysfs, debugfs, procfs, a pseudo
  * filesystem's control file) whole into a buffer, for the tests that
- * compare such files' text; read_line() takes a one-line attribute.
+ * compare such files' text; read_line() takes a one-line attribute,
+ * put_text() writes one.
  */
 #ifndef BKLFREE_SLURP_H
 #define BKLFREE_SLURP_H
@@ -57,6 +58,27 @@ static inline int read_line(const char *path, char *buf, size_t size)
 	if (ok)
 		buf[strcspn(buf, "\n")] = '\0';
 	return ok;
+}
+
+/*
+ * Write s to path (a sysfs, debugfs or procfs control file) in one
+ * write(): 0, or -1 with errno (EIO for a short write). Silent: a refused
+ * write is an answer some callers test for.
+ */
+static inline int put_text(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err;
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, s, strlen(s));
+	err = n < 0 ? errno : EIO;
+	close(fd);
+	if (n == (ssize_t)strlen(s))
+		return 0;
+	errno = err;
+	return -1;
 }
 
 #endif /* BKLFREE_SLURP_H */

@@ -19,6 +19,7 @@
 #include <sys/vfs.h>
 
 #include "ktap.h"
+#include "slurp.h"
 
 #define DEBUGFS_MAGIC 0x64626720
 #define TRACEFS_MAGIC 0x74726163
@@ -63,15 +64,6 @@ static int read_file(const char *path)
 	return n > 0;
 }
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n = fd < 0 ? -1 : write(fd, s, strlen(s));
-
-	close(fd);
-	return n == (ssize_t)strlen(s);
-}
-
 static int tracers(void)
 {
 	return read_file(TRACING "available_tracers") && strstr(buf, "nop");
@@ -83,8 +75,8 @@ static int marker(void)
 	char first[sizeof(buf)];
 	int fd, ok;
 
-	if (!write_file(TRACING "trace", "") ||
-	    !write_file(TRACING "trace_marker", mark))
+	if (put_text(TRACING "trace", "") ||
+	    put_text(TRACING "trace_marker", mark))
 		return 0;
 	fd = open(TRACING "trace", O_RDONLY);
 	ok = fd >= 0 && read_at0(fd) > 0 && strstr(buf, mark);
@@ -96,9 +88,9 @@ static int marker(void)
 
 static int tracing_on(void)
 {
-	int ok = write_file(TRACING "tracing_on", "0") &&
+	int ok = !put_text(TRACING "tracing_on", "0") &&
 		 read_file(TRACING "tracing_on") && buf[0] == '0' &&
-		 write_file(TRACING "tracing_on", "1") &&
+		 !put_text(TRACING "tracing_on", "1") &&
 		 read_file(TRACING "tracing_on") && buf[0] == '1';
 
 	return ok;

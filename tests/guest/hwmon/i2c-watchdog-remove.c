@@ -22,16 +22,7 @@
 
 #include "hwmon/i2c-stub.h"
 #include "ktap.h"
-
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : write(fd, s, strlen(s));
-
-	if (fd >= 0)
-		close(fd);
-	return n == (ssize_t)strlen(s);
-}
+#include "slurp.h"
 
 /*
  * In a child: open node, remove the chip at addr, close without the magic
@@ -48,7 +39,7 @@ static __attribute__((noreturn)) void child(int bus, int addr,
 		_exit(1);
 	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/i2c-%d/delete_device", bus);
 	snprintf(line, sizeof(line), "0x%02x", addr);
-	if (!write_file(path, line))
+	if (put_text(path, line))
 		_exit(1);
 	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%d-%04x", bus, addr);
 	if (!access(path, F_OK) || !access(node, F_OK) || write(out, "d", 1) != 1)

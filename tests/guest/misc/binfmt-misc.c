@@ -10,18 +10,10 @@
 #include <sys/stat.h>
 
 #include "ktap.h"
+#include "slurp.h"
 
 #define DIR "/proc/sys/fs/binfmt_misc"
 #define RULE ":bklfree:E::bkltest::/bin/sh:"
-
-static int put(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? write(fd, s, strlen(s)) : -1;
-
-	close(fd);
-	return n == (ssize_t)strlen(s);
-}
 
 static int get(const char *path, char *buf, size_t len)
 {
@@ -49,7 +41,7 @@ static int do_register(void)
 {
 	struct stat st;
 
-	return put(DIR "/register", RULE) && !stat(DIR "/bklfree", &st);
+	return !put_text(DIR "/register", RULE) && !stat(DIR "/bklfree", &st);
 }
 
 static int entry(void)
@@ -64,7 +56,7 @@ static int do_remove(void)
 {
 	struct stat st;
 
-	return put(DIR "/bklfree", "-1") && stat(DIR "/bklfree", &st) && errno == ENOENT;
+	return !put_text(DIR "/bklfree", "-1") && stat(DIR "/bklfree", &st) && errno == ENOENT;
 }
 
 static int do_umount(void)

@@ -43,6 +43,7 @@
 
 #include "ktap.h"
 #include "pattern.h"
+#include "slurp.h"
 
 #define CHECK(cond)							\
 	((cond) ? 1 : (ktap_diag("%s:%d: %s failed, errno %d (%s)",	\
@@ -81,34 +82,6 @@
 
 static unsigned int rca;	/* from the card's name, mmc0:RRRR */
 static char card_name[32];
-
-/* The whole of a small file, NUL-terminated; -1 with errno on failure. */
-static ssize_t slurp(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n, got = 0;
-
-	if (fd < 0)
-		return -1;
-	while ((size_t)got < len - 1 &&
-	       (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
-		got += n;
-	close(fd);
-	buf[got] = '\0';
-	return got;
-}
-
-static int put(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? write(fd, s, strlen(s)) : -1;
-	int err = errno;
-
-	if (fd >= 0)
-		close(fd);
-	errno = err;
-	return n == (ssize_t)strlen(s) ? 0 : -1;
-}
 
 /* Each line of buf as a diagnostic. */
 static void diag_lines(const char *what, char *buf)
@@ -428,13 +401,13 @@ static int clock_file(void)
 	int ok = CHECK(before > 0);
 
 	snprintf(val, sizeof(val), "%lld\n", before / 2);
-	ok = ok && CHECK(!put(DEBUGFS "/clock", val)) &&
+	ok = ok && CHECK(!put_text(DEBUGFS "/clock", val)) &&
 	     CHECK(number(DEBUGFS "/clock") == before / 2) &&
 	     CHECK(ios_clock(buf, sizeof(buf), before / 2));
-	ok = ok && CHECK(FAILS(put(DEBUGFS "/clock", "4000000000\n"), EINVAL)) &&
+	ok = ok && CHECK(FAILS(put_text(DEBUGFS "/clock", "4000000000\n"), EINVAL)) &&
 	     CHECK(number(DEBUGFS "/clock") == before / 2);
 	snprintf(val, sizeof(val), "%lld\n", before);
-	ok = ok && CHECK(!put(DEBUGFS "/clock", val)) &&
+	ok = ok && CHECK(!put_text(DEBUGFS "/clock", val)) &&
 	     CHECK(number(DEBUGFS "/clock") == before);
 	ktap_diag("clock %lld Hz, %lld Hz for a while", before, before / 2);
 	{
@@ -513,7 +486,7 @@ static int bad_rca(void)
 	int before = cmd_timeouts();
 
 	ktap_diag("command timeouts before the reset: %d", before);
-	ok = ok && CHECK(!put(DEBUGFS "/err_stats", "0\n")) &&
+	ok = ok && CHECK(!put_text(DEBUGFS "/err_stats", "0\n")) &&
 	     CHECK(cmd_timeouts() == 0) && CHECK(number(DEBUGFS "/err_state") == 0);
 	send_status(&c, rca ^ 0x0101);
 	ok = ok && CHECK(FAILS(mmc_cmd(fd, &c), ETIMEDOUT));

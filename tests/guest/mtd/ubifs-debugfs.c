@@ -22,6 +22,7 @@
 #include <mtd/ubi-user.h>
 
 #include "ktap.h"
+#include "slurp.h"
 
 #define DBG		"/sys/kernel/debug/ubifs/"
 #define FS_DBG		DBG "ubi0_0/"
@@ -47,18 +48,6 @@ static int read_val(const char *path, char *buf, size_t len)
 	return n;
 }
 
-static int write_val(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : write(fd, val, strlen(val));
-	int err = errno;
-
-	if (fd >= 0)
-		close(fd);
-	errno = err;
-	return n == (ssize_t)strlen(val) ? 0 : -1;
-}
-
 /* 0, then 1 written and read back, then 0 again; "x" EINVAL; no seek. */
 static int knob_ok(const char *dir, const char *name)
 {
@@ -67,10 +56,10 @@ static int knob_ok(const char *dir, const char *name)
 
 	snprintf(path, sizeof(path), "%s%s", dir, name);
 	ok = read_val(path, v, sizeof(v)) == 2 && !strcmp(v, "0\n");
-	ok = ok && !write_val(path, "1") && read_val(path, v, sizeof(v)) == 2 &&
-	     !strcmp(v, "1\n") && !write_val(path, "0") &&
+	ok = ok && !put_text(path, "1") && read_val(path, v, sizeof(v)) == 2 &&
+	     !strcmp(v, "1\n") && !put_text(path, "0") &&
 	     read_val(path, v, sizeof(v)) == 2 && !strcmp(v, "0\n");
-	einval = write_val(path, "x") < 0 && errno == EINVAL;
+	einval = put_text(path, "x") < 0 && errno == EINVAL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	espipe = fd >= 0 && lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE;
 	if (fd >= 0)
@@ -156,7 +145,7 @@ static int dumps_ok(void)
 
 	for (i = 0; i < ARRAY_SIZE(dumps); i++) {
 		snprintf(path, sizeof(path), FS_DBG "%s", dumps[i]);
-		if (write_val(path, "1")) {
+		if (put_text(path, "1")) {
 			ktap_diag("%s: %s", path, strerror(errno));
 			ok = 0;
 		}
