@@ -11,10 +11,9 @@
 # /dev/gnss0 over a bulk pair).
 # QEMU's EHCI and OHCI controllers are here for their debugfs files;
 # ehci-dbg.c builds them only with CONFIG_DYNAMIC_DEBUG (the whole file is
-# under that #ifdef), ohci-dbg.c always. The lab kernels leave
-# DYNAMIC_DEBUG off for now (it changes every object with a pr_debug, a
-# full rebuild of both kernels): usb/hcd-debugfs's EHCI cases skip, by
-# name, until a kernel has it. hid-generic binds the HID
+# under that #ifdef), ohci-dbg.c always: the kernel has DYNAMIC_DEBUG, as
+# Debian's does (no pr_debug prints unless switched on in its control
+# file). hid-generic binds the HID
 # function's keyboard on the host side (hidraw0, and evdev's event node);
 # gadgetfs takes the UDC after the configfs gadget leaves it.
 description=dummy_hcd gadgets: configfs printer/ACM/HID/FunctionFS, raw_gadget vendor devices (GNSS receiver included); EHCI and OHCI debugfs
@@ -28,6 +27,7 @@ qemu=-device pci-ohci
 # guest time on any host; three boots at once all passed.
 qemu=-icount shift=3
 kconfig=CONFIG_USB_SUPPORT=y
+kconfig=CONFIG_DYNAMIC_DEBUG=y
 kconfig=CONFIG_USB=m
 kconfig=CONFIG_USB_PCI=y
 kconfig=CONFIG_USB_EHCI_HCD=m

@@ -21,8 +21,7 @@
  *
  * ehci-dbg.c builds its files only with CONFIG_DYNAMIC_DEBUG (the whole
  * file is under #ifdef CONFIG_DYNAMIC_DEBUG, and so is ehci-hcd.c's
- * usb/ehci directory); without it each EHCI case is skipped with that
- * reason and one case checks that usb/ehci is indeed absent.
+ * usb/ehci directory): the test needs it, as the profile does.
  *
  * Guards the llseek series' reading of default_llseek users
  * (patches/core): these files keep default_llseek, so their seek
@@ -52,7 +51,6 @@ struct tfile {
 };
 
 static char bus_of[2][64];	/* the <bus> directory of each controller */
-static int ehci_built;		/* CONFIG_DYNAMIC_DEBUG: ehci-dbg.c is in */
 
 /* The n-th line (from 1) of buf, without its newline, into out. */
 static int line(const char *buf, size_t len, unsigned int n, char *out,
@@ -225,13 +223,6 @@ static void file_cases(const struct tfile *t)
 
 	snprintf(path, sizeof(path), DBG_ROOT "%s/%s/%s", hcd_name[t->hcd],
 		 bus, t->name);
-	if (t->hcd == EHCI && !ehci_built) {
-		for (n = 0; n < CASES_PER_FILE; n++)
-			ktap_skip("CONFIG_DYNAMIC_DEBUG not set: ehci-dbg.c builds no debugfs files",
-				  "%s %s case %zd", hcd_name[t->hcd], t->name,
-				  n + 1);
-		return;
-	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		ktap_perror(path);
@@ -291,15 +282,9 @@ static void file_cases(const struct tfile *t)
 
 static void run(void)
 {
-	struct stat st;
 	size_t i;
 
-	ehci_built = ktap_kconfig_set("CONFIG_DYNAMIC_DEBUG");
-	if (ehci_built)
-		ktap_ok(find_bus(EHCI), "ehci: one bus directory under usb/ehci");
-	else
-		ktap_ok(stat(DBG_ROOT "ehci", &st) && errno == ENOENT,
-			"ehci: no usb/ehci directory without CONFIG_DYNAMIC_DEBUG");
+	ktap_ok(find_bus(EHCI), "ehci: one bus directory under usb/ehci");
 	ktap_ok(find_bus(OHCI), "ohci: one bus directory under usb/ohci");
 	for (i = 0; i < 2; i++)
 		if (bus_of[i][0])
@@ -310,9 +295,9 @@ static void run(void)
 
 const struct ktap_test ktap_test = {
 	.plan = NGLOBAL + CASES_PER_FILE * ARRAY_SIZE(tfiles),
-	.devices = (const char *const[]){ DBG_ROOT "ohci", NULL },
+	.devices = (const char *const[]){ DBG_ROOT "ehci", DBG_ROOT "ohci", NULL },
 	.kconfig = (const char *const[]){ "CONFIG_USB_EHCI_HCD",
-		"CONFIG_USB_OHCI_HCD", NULL },
+		"CONFIG_USB_OHCI_HCD", "CONFIG_DYNAMIC_DEBUG", NULL },
 	.timeout = 30,
 	.upstream = "patches/core llseek series (default_llseek users in drivers/usb/host)",
 	.run = run,
