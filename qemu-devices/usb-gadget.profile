@@ -13,9 +13,9 @@
 # ehci-dbg.c builds them only with CONFIG_DYNAMIC_DEBUG (the whole file is
 # under that #ifdef), ohci-dbg.c always: the kernel has DYNAMIC_DEBUG, as
 # Debian's does (no pr_debug prints unless switched on in its control
-# file). hid-generic binds the HID
-# function's keyboard on the host side (hidraw0, and evdev's event node);
-# gadgetfs takes the UDC after the configfs gadget leaves it.
+# file). hid-generic binds the HID function's keyboard on the host side
+# (hidraw0, and evdev's event node); gadgetfs takes the UDC after the
+# configfs gadget leaves it.
 description=dummy_hcd gadgets: configfs printer/ACM/HID/FunctionFS, raw_gadget vendor devices (GNSS receiver included); EHCI and OHCI debugfs
 qemu=-device usb-ehci
 qemu=-device pci-ohci

@@ -33,9 +33,9 @@
  * share (read, end of file, SEEK_CUR, pread, pwrite). The chips stay
  * bound, so lseek/lseek-abi records their debugfs files.
  *
- * A second w83793 (0x2e) binds beside the first and both are removed in
- * turn, the function tracer watching what a remove calls: drivers 0411
- * (one reboot notifier for the module, not one registration per chip).
+ * A second w83793 (0x2e) binds beside the first; the first is removed
+ * under the function tracer, bound again, and the second removed: drivers
+ * 0411 (one reboot notifier for the module, not one registration per chip).
  *
  * When a chip does not bind, its later cases are skipped, naming why.
  */
@@ -560,6 +560,10 @@ static void fschmd(void)
 	      "fschmd: close after the magic V stops the watchdog");
 }
 
+/* A w83793's watchdog registers: disabled (probe, magic close), opened. */
+static const int w83793_disabled[][2] = { { 0x01, 0xaa } };
+static const int w83793_opened[][2] = { { 0x01, 0x55 }, { 0x04, 2 } };
+
 /* A w83793's registers before its probe. */
 static const struct reg w83793_regs[] = {
 	B(0x00, 0x00),		/* BANKSEL */
@@ -571,8 +575,6 @@ static const struct reg w83793_regs[] = {
 /* 0x2f: w83793, no subclients; /dev/watchdog1 (minor 212). */
 static void w83793(void)
 {
-	static const int probe[][2] = { { 0x01, 0xaa } };	/* disabled */
-	static const int opened[][2] = { { 0x01, 0x55 }, { 0x04, 2 } };
 	static const int t150[][2] = { { 0x04, 3 } };
 	int fd, v = 0;
 
@@ -580,11 +582,11 @@ static void w83793(void)
 	gate(chip_ok && preset(0x2f, w83793_regs, ARRAY_SIZE(w83793_regs)),
 	     "w83793 0x2f: registers preset");
 	bind_chip("w83793", 0x2f, "w83793");
-	check(regs_are(0x2f, probe, 1) && (get_byte(0x2f, 0x40) & 0x04),
+	check(regs_are(0x2f, w83793_disabled, 1) && (get_byte(0x2f, 0x40) & 0x04),
 	      "w83793: probe enables the WDT registers and disables the watchdog");
 	fd = open_node("/dev/watchdog1");
 	gate(fd >= 0, "w83793: /dev/watchdog1 opens");
-	check(regs_are(0x2f, opened, 2), "w83793: open enables it with 2 minutes");
+	check(regs_are(0x2f, w83793_opened, 2), "w83793: open enables it with 2 minutes");
 	check(fd >= 0 && !wdt_int(fd, WDIOC_GETSTATUS, 0, &v) && v == WDIOF_CARDRESET,
 	      "w83793: WDIOC_GETSTATUS is WDIOF_CARDRESET (WDT_STATUS bit 0)");
 	check(fd >= 0 && !wdt_int(fd, WDIOC_GETBOOTSTATUS, 0, &v) && v == 0,
@@ -596,7 +598,7 @@ static void w83793(void)
 	wdt_common(fd, "w83793 /dev/watchdog1", "w83793 watchdog", WDT_OPTS);
 	if (fd >= 0)
 		close(fd);
-	check(fd >= 0 && regs_are(0x2f, probe, 1),
+	check(fd >= 0 && regs_are(0x2f, w83793_disabled, 1),
 	      "w83793: close after the magic V disables the watchdog");
 }
 
@@ -646,7 +648,8 @@ static int remove_trace_stop(char *buf, size_t size)
 
 	ok = tracefs_write(W83793_TRACE "/current_tracer", "nop") && ok;
 	tracefs_write(W83793_TRACE "/set_ftrace_filter", "");
-	rmdir(W83793_TRACE);
+	if (rmdir(W83793_TRACE) && errno != ENOENT)
+		ktap_perror("rmdir " W83793_TRACE);
 	return ok;
 }
 
@@ -664,8 +667,6 @@ static int remove_trace_stop(char *buf, size_t size)
  */
 static void w83793_second(void)
 {
-	static const int disabled[][2] = { { 0x01, 0xaa } };
-	static const int opened[][2] = { { 0x01, 0x55 }, { 0x04, 2 } };
 	static char trace[16384];
 	const char *call, *desc;
 	int fd, ok, second, traced, removed;
@@ -675,26 +676,31 @@ static void w83793_second(void)
 	     "w83793 0x2e: registers preset");
 	bind_chip("w83793", 0x2e, "w83793");
 	fd = open_node("/dev/watchdog2");
-	check(fd >= 0 && regs_are(0x2e, opened, 2),
+	check(fd >= 0 && regs_are(0x2e, w83793_opened, 2),
 	      "w83793 0x2e: /dev/watchdog2 opens and enables its watchdog, 2 minutes");
 	ok = fd >= 0 && write(fd, "V", 1) == 1;
 	if (fd >= 0)
 		close(fd);
-	check(ok && regs_are(0x2e, disabled, 1), "w83793 0x2e: close after the magic V disables it");
+	check(ok && regs_are(0x2e, w83793_disabled, 1),
+	      "w83793 0x2e: close after the magic V disables it");
 
 	/* The rest runs whether 0x2e bound or not: 0x2f is bound. */
 	second = chip_ok;
 	why[0] = '\0';
 	chip_ok = i2c_fd >= 0;
 	traced = chip_ok && remove_trace_start();
+	if (chip_ok && !traced)
+		ktap_diag("the function tracer could not be set up in " W83793_TRACE);
 	removed = chip_ok && delete_chip(0x2f);
-	traced = remove_trace_stop(trace, sizeof(trace)) && traced;
+	if (chip_ok)
+		traced = remove_trace_stop(trace, sizeof(trace)) && traced;
 	if (traced && !strstr(trace, "w83793_remove"))
 		ktap_diag("the function tracer did not see w83793_remove()");
 	call = strstr(trace, "unregister_reboot_notifier");
 	if (call)
 		ktap_diag("traced: %.*s", (int)strcspn(call, "\n"), call);
-	desc = "w83793: removing 0x2f with 0x2e bound calls no unregister_reboot_notifier()";
+	desc = "w83793: removing 0x2f with 0x2e bound calls "
+	       "no unregister_reboot_notifier()";
 	if (second)
 		ktap_ok(removed && traced && strstr(trace, "w83793_remove") && !call,
 			"%s", desc);
@@ -859,7 +865,7 @@ const struct ktap_test ktap_test = {
 		"CONFIG_SENSORS_Q54SJ108A2", "CONFIG_SENSORS_UCD9000",
 		"CONFIG_SENSORS_FSCHMD", "CONFIG_SENSORS_W83793",
 		"CONFIG_SENSORS_LIS3_I2C", "CONFIG_RTC_DRV_M41T80",
-		"CONFIG_RTC_INTF_DEV", NULL },
+		"CONFIG_RTC_INTF_DEV", "CONFIG_FUNCTION_TRACER", NULL },
 	.timeout = 40,
 	.upstream = "patches/core 0019, 0029, 0036, 0111 (i2c chip drivers' llseek)",
 	.run = run,

@@ -29,7 +29,6 @@
  */
 #include <fcntl.h>
 #include <glob.h>
-#include <sys/stat.h>
 
 #include "ktap.h"
 
@@ -295,7 +294,7 @@ static void run(void)
 
 const struct ktap_test ktap_test = {
 	.plan = NGLOBAL + CASES_PER_FILE * ARRAY_SIZE(tfiles),
-	.devices = (const char *const[]){ DBG_ROOT "ehci", DBG_ROOT "ohci", NULL },
+	.devices = (const char *const[]){ DBG_ROOT "ohci", NULL },
 	.kconfig = (const char *const[]){ "CONFIG_USB_EHCI_HCD",
 		"CONFIG_USB_OHCI_HCD", "CONFIG_DYNAMIC_DEBUG", NULL },
 	.timeout = 30,
