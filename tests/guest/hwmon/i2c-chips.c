@@ -602,27 +602,6 @@ static void w83793(void)
 	      "w83793: close after the magic V disables the watchdog");
 }
 
-/*
- * Remove a chip with delete_device: 1 when its device is gone. The stub
- * keeps the registers.
- */
-static int delete_chip(int addr)
-{
-	char path[128], line[16];
-	int fd, n, ok;
-
-	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/i2c-%d/delete_device", bus);
-	n = snprintf(line, sizeof(line), "0x%02x", addr);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	ok = fd >= 0 && write(fd, line, n) == n;
-	if (!ok)
-		ktap_perror(path);
-	if (fd >= 0)
-		close(fd);
-	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%d-%04x", bus, addr);
-	return ok && access(path, F_OK);
-}
-
 #define W83793_TRACE	TRACEFS_INSTANCES "i2c-chips"
 
 /*
@@ -691,7 +670,7 @@ static void w83793_second(void)
 	traced = chip_ok && remove_trace_start();
 	if (chip_ok && !traced)
 		ktap_diag("the function tracer could not be set up in " W83793_TRACE);
-	removed = chip_ok && delete_chip(0x2f);
+	removed = chip_ok && i2c_stub_delete(bus, 0x2f);
 	if (chip_ok)
 		traced = remove_trace_stop(trace, sizeof(trace)) && traced;
 	if (traced && !strstr(trace, "w83793_remove"))
@@ -711,7 +690,7 @@ static void w83793_second(void)
 	bind_chip("w83793", 0x2f, "w83793");
 	check(ktap_dev_present("/dev/watchdog1"), "w83793 0x2f: bound again, /dev/watchdog1");
 	chip_ok = i2c_fd >= 0;
-	ktap_ok(chip_ok && delete_chip(0x2e), "w83793 0x2e: delete_device removes it");
+	ktap_ok(chip_ok && i2c_stub_delete(bus, 0x2e), "w83793 0x2e: delete_device removes it");
 }
 
 /* --- lis3lv02d ------------------------------------------------------------ */

@@ -2,7 +2,8 @@
 /*
  * i2c-stub.h - finding the adapter of i2c-stub (CONFIG_I2C_STUB), the
  * software SMBus the hwmon tests put their chips on. Shared by
- * hwmon/pmbus-lseek, hwmon/i2c-chips and hwmon/i2c-watchdog-remove.
+ * hwmon/pmbus-lseek, hwmon/i2c-chips and hwmon/i2c-watchdog-remove;
+ * i2c_stub_delete() removes a chip with delete_device.
  */
 #ifndef BKLFREE_I2C_STUB_H
 #define BKLFREE_I2C_STUB_H
@@ -10,6 +11,9 @@
 #include <glob.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "slurp.h"
 
 #define STUB_NAME	"SMBus stub driver"
 
@@ -35,6 +39,22 @@ static inline int i2c_stub_bus(void)
 	}
 	globfree(&g);
 	return n;
+}
+
+/*
+ * Remove the client at addr of adapter bus with delete_device: 1 when its
+ * device is gone. i2c-stub keeps the chip's registers.
+ */
+static inline int i2c_stub_delete(int bus, int addr)
+{
+	char path[96], line[16];
+
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/i2c-%d/delete_device", bus);
+	snprintf(line, sizeof(line), "0x%02x", addr);
+	if (put_text(path, line))
+		return 0;
+	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%d-%04x", bus, addr);
+	return access(path, F_OK) != 0;
 }
 
 #endif

@@ -22,7 +22,6 @@
 
 #include "hwmon/i2c-stub.h"
 #include "ktap.h"
-#include "slurp.h"
 
 /*
  * In a child: open node, remove the chip at addr, close without the magic
@@ -32,17 +31,11 @@
 static __attribute__((noreturn)) void child(int bus, int addr,
 					    const char *node, int out)
 {
-	char path[96], line[16];
 	int fd = open(node, O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0 || write(out, "o", 1) != 1)
 		_exit(1);
-	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/i2c-%d/delete_device", bus);
-	snprintf(line, sizeof(line), "0x%02x", addr);
-	if (put_text(path, line))
-		_exit(1);
-	snprintf(path, sizeof(path), "/sys/bus/i2c/devices/%d-%04x", bus, addr);
-	if (!access(path, F_OK) || !access(node, F_OK) || write(out, "d", 1) != 1)
+	if (!i2c_stub_delete(bus, addr) || !access(node, F_OK) || write(out, "d", 1) != 1)
 		_exit(1);
 	close(fd);
 	_exit(write(out, "c", 1) == 1 ? 0 : 1);
