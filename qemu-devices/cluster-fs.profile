@@ -5,7 +5,8 @@
 # DLM lockspace of one node, the guest test playing dlm_controld's part
 # through configfs, sysfs and uevents, with a lock taken through its misc
 # device and its debugfs files read and seeked (fs/dlm/debug_fs.c, which
-# patches/core/0050 touches); OCFS2's user cluster stack control device
+# patches/core/0050 touches), lock lines written to LS_locks (pristine 6.1
+# swaps their flags and nodeid: drivers 0412); OCFS2's user cluster stack control device
 # (fs/ocfs2/stack_user.c) and the DLM filesystem ocfs2_dlmfs
 # (fs/ocfs2/dlmfs/dlmfs.c), first without a cluster, then with a domain
 # joined on that one-node DLM cluster.

@@ -25,9 +25,9 @@
 # Every row that is not exercised has a reason: the first matching pattern
 # of reasons.tsv, else a measured one (ran on one kernel only), else the
 # pristine error of a "not-built" compile. A row with none must be listed
-# in reachable.tsv (how a guest can reach it): its reason is "-", and the
-# summary counts it as reachable, not yet exercised. A file in neither is
-# an error, and so is a file in both.
+# in reachable.tsv (how a guest can reach it): its reason is "not run yet"
+# and how, and the summary counts it as reachable, not yet exercised. A
+# file in neither is an error, and so is a file in both.
 #
 # Writes results/coverage.tsv (file, state, profiles, reason),
 # results/coverage.txt (the summary, then the map with the patches of each
@@ -248,9 +248,11 @@ BEGIN {
 awk -F "$tab" '$2 != "exercised" && $4 == "-" && $5 == "-"' "$w/map" | cut -f1 >"$w/unclassified"
 awk -F "$tab" '$5 != "-" && $6 == 1' "$w/map" | cut -f1 >"$w/both"
 
+# A reachable row not exercised: its reason is how a guest would reach it.
 {
 	printf 'file\tstate\tprofiles\treason\n'
-	cut -f1-4 "$w/map"
+	awk -F "$tab" -v OFS="$tab" '$2 != "exercised" && $4 == "-" && $5 != "-" {
+		$4 = "not run yet (reachable: " $5 ")" } { print $1, $2, $3, $4 }' "$w/map"
 } >"$RESULTS/coverage.tsv"
 
 # --- the text map and its summary

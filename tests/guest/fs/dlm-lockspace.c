@@ -42,6 +42,9 @@
  *   - DLM_USER_UNLOCK: a completion with -DLM_EUNLOCK; the resource is now
  *     in LS_toss and LS_locks is empty (no rsb in use: not even its
  *     header line);
+ *   - LS_locks takes a lock line: "7f01 RES 0 2 2" reads back as a granted
+ *     lock of node 2 with flags 0, and "7f02 RES 1 0 2" (DLM_IFL_USER) is
+ *     refused with EOPNOTSUPP (6.1 swaps the two: drivers 0412);
  *   - DLM_USER_REMOVE_LOCKSPACE answered through the leave uevent: the
  *     misc device, the sysfs directory and the debugfs files are gone;
  *   - the cluster removed from configfs; comms/2 went with the last
@@ -696,6 +699,55 @@ static int unlock(void)
 	return 1;
 }
 
+/*
+ * LS_locks also takes a line "ID NAME FLAGS NODEID STATUS" and adds such a
+ * lock (table_write2(), for testing with rawmsg). 6.1 hands FLAGS and
+ * NODEID to dlm_debug_add_lkb() swapped: the granted lock of node 2
+ * written here reads back as a lock of node 0 with flags 2
+ * (DLM_IFL_ORPHAN), and the line with DLM_IFL_USER (1), which
+ * dlm_debug_add_lkb() refuses, is taken as a lock of node 1. The locks
+ * stay until the lockspace is removed with DLM_USER_LSFLG_FORCEFREE.
+ */
+#define DEBUG_LKID 0x7f01
+#define DEBUG_RES "bklfree-dbg"
+
+static int debug_lock(void)
+{
+	unsigned int id, remid, pid, exflags, flags;
+	unsigned long long xid;
+	int nodeid, status, ok;
+	char head[16], cmd[64];
+	const char *line;
+
+	/* ID NAME FLAGS NODEID STATUS: flags 0, node 2, DLM_LKSTS_GRANTED */
+	snprintf(cmd, sizeof(cmd), "%x %s 0 2 2", DEBUG_LKID, DEBUG_RES);
+	if (!dlm_write_str(DBG "/" LS "_locks", cmd))
+		return fail(LS "_locks: write of a granted lock of node 2");
+	if (slurp(DBG "/" LS "_locks") <= 0)
+		return 0;
+	snprintf(head, sizeof(head), "\n%x ", DEBUG_LKID);
+	line = strstr(text, head);
+	if (!line || sscanf(line + 1, "%x %d %x %u %llu %x %x %d", &id, &nodeid,
+			    &remid, &pid, &xid, &exflags, &flags, &status) != 8) {
+		ktap_diag(DBG "/" LS "_locks has no line of lock %x:", DEBUG_LKID);
+		diag_text(6);
+		return 0;
+	}
+	ktap_diag("lock %x: nodeid %d flags %#x status %d", id, nodeid, flags,
+		  status);
+	ok = nodeid == 2 && flags == 0 && status == 2;
+	/* flags DLM_IFL_USER, node 0 */
+	snprintf(cmd, sizeof(cmd), "%x %s 1 0 2", DEBUG_LKID + 1, DEBUG_RES);
+	errno = 0;
+	if (dlm_write_str(DBG "/" LS "_locks", cmd) ||
+	    errno != EOPNOTSUPP) {
+		ktap_diag("a lock line with DLM_IFL_USER: %s, not EOPNOTSUPP",
+			  errno ? strerror(errno) : "taken");
+		ok = 0;
+	}
+	return ok;
+}
+
 static int ls_remove(void)
 {
 	struct lspace_call c = { .cmd = DLM_USER_REMOVE_LOCKSPACE };
@@ -744,6 +796,7 @@ static const struct ktap_case cases[] = {
 	{ "lseek: seq_lseek SEEK_SET, SEEK_CUR re-read, SEEK_END EINVAL", seeks_seq },
 	{ "lseek: _toss SEEK_END EINVAL, _waiters default_llseek", seeks_toss_waiters },
 	{ "/dev/dlm_" LS ": DLM_USER_UNLOCK, -DLM_EUNLOCK, the resource tossed", unlock },
+	{ "debugfs dlm/" LS "_locks: a written lock line keeps its flags and nodeid", debug_lock },
 	{ "dlm-control: DLM_USER_REMOVE_LOCKSPACE answered, files gone", ls_remove },
 	{ "configfs: the cluster removed, comms/2 gone with the lockspace", cluster_down },
 };
