@@ -9,7 +9,8 @@
 # swaps their flags and nodeid: drivers 0412); OCFS2's user cluster stack control device
 # (fs/ocfs2/stack_user.c) and the DLM filesystem ocfs2_dlmfs
 # (fs/ocfs2/dlmfs/dlmfs.c), first without a cluster, then with a domain
-# joined on that one-node DLM cluster.
+# joined on that one-node DLM cluster, last with the control device closed
+# (the join must not outlive the failed mkdir: drivers 0413).
 description=GFS2 (lock_nolock) and btrfs on loop devices, a one-node DLM lockspace and its debugfs files, ocfs2_control and ocfs2_dlmfs
 kconfig=CONFIG_DLM=m
 kconfig=CONFIG_DLM_DEBUG=y

@@ -2,7 +2,8 @@
 # lseek-diff.sh PROFILE: compare the lseek ABI records of the baseline and
 # patched boots of PROFILE. A path whose record differs must be listed, with
 # its new record, in the expected-lseek-changes file of an applied series;
-# anything else is an accident. Prints one summary line and writes the
+# a path only the baseline has (a file a pristine bug leaves behind) must
+# be listed as "-" and its baseline record; anything else is an accident. Prints one summary line and writes the
 # details to results/lseek-diff/PROFILE.txt. Exit 0 when nothing
 # unexpected changed (and every expected change that could show did), 1
 # otherwise, 2 when a boot left no records to compare.
@@ -40,13 +41,19 @@ awk -F '\t' -v out="$out" '
 		}
 	}
 	{ sub(/\r$/, ""); slot() }
+	FILENAME == ARGV[1] && /^-/ { sub(/^-/, ""); wantgone[$1] = $0; next }
 	FILENAME == ARGV[1] { want[$1] = $0; next }
 	FILENAME == ARGV[2] { base[$1] = $0; next }
 	{ patched[$1] = $0 }
 	END {
-		for (p in base)
-			if (!(p in patched))
+		for (p in base) {
+			if (p in patched) {
+				if (p in wantgone) bad[n++] = "stayed:     " base[p] "  (expected gone)"
+			} else if (wantgone[p] == base[p]) {
+				nexp++; ok[m++] = "gone:       " base[p] "  (expected)"
+			} else
 				bad[n++] = "gone:       " base[p]
+		}
 		for (p in patched) {
 			if (!(p in base)) {
 				if (want[p] == patched[p]) nexp++

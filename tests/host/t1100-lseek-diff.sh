@@ -3,9 +3,11 @@
 # patched boots fails unless an applied series lists it in its
 # expected-lseek-changes; a listed change that did not happen fails too.
 # xHCI's debugfs device directories (devices/NN, a slot ID) compare as one,
-# but a differing record under them still fails.
+# but a differing record under them still fails. A file only the baseline
+# has passes when listed "-RECORD" (a file a pristine bug leaves behind),
+# and fails when listed so but the patched boot has it too.
 . "$TOP/tests/host/ktap.sh"
-ktap_plan 8
+ktap_plan 11
 
 w="$TMPDIR/t1100"
 rm -rf "$w"
@@ -60,4 +62,21 @@ rec $x/02/ep03/trbs reg 0 0 0 4096 >"$w/results/patched/p/lseek.tsv"
 out=$(diffcmd)
 [ $? -eq 1 ] && grep -q "^unexpected: $x/SLOT/ep03/trbs" "$w/results/lseek-diff/p.txt"
 ktap_ok $? "a different record under another slot number still fails" || ktap_diag "$out"
+
+echo drivers/0001-y.patch >"$w/build/kernel/patched/applied"
+mkdir -p "$w/top/patches/drivers"
+{ rec /dev/null chr 0 0 0 0; rec /sys/leak reg 0 0 EINVAL 4096; } >"$w/results/baseline/p/lseek.tsv"
+rec /dev/null chr 0 0 0 0 >"$w/results/patched/p/lseek.tsv"
+: >"$w/top/patches/drivers/expected-lseek-changes"
+out=$(diffcmd)
+[ $? -eq 1 ] && grep -q "^gone:       /sys/leak${tab}reg" "$w/results/lseek-diff/p.txt"
+ktap_ok $? "a file only the baseline has fails unlisted" || ktap_diag "$out"
+printf -- '-%s\n' "$(rec /sys/leak reg 0 0 EINVAL 4096)" >"$w/top/patches/drivers/expected-lseek-changes"
+out=$(diffcmd)
+[ $? -eq 0 ] && [ "$out" = "1 expected change(s), nothing else differs" ]
+ktap_ok $? "listed as gone, it passes" || ktap_diag "$out"
+cp "$w/results/baseline/p/lseek.tsv" "$w/results/patched/p/lseek.tsv"
+out=$(diffcmd)
+[ $? -eq 1 ] && grep -q '^stayed:     /sys/leak' "$w/results/lseek-diff/p.txt"
+ktap_ok $? "listed as gone but still there on patched fails" || ktap_diag "$out"
 ktap_done

@@ -297,10 +297,14 @@ static inline int dlm_space_remove(const char *ls)
 	return 1;
 }
 
+/* dlm_handshake()'s uevent socket while it runs, for its hook: -1 else. */
+static int dlm_handshake_fd = -1;
+
 /*
  * Runs fn(arg) in a thread and answers the join (join != 0) or leave
  * uevent of lockspace ls that it causes, then calls hook(ls) (if not NULL)
- * while fn may still be waiting in the kernel. Returns 1 when the uevent
+ * while fn may still be waiting in the kernel (the hook can wait for a
+ * further uevent on dlm_handshake_fd). Returns 1 when the uevent
  * came, was answered, hook returned 1 and fn returned in time; 0 with
  * diagnostics. With no
  * uevent but a sysfs directory for ls, the answer is still given.
@@ -338,8 +342,10 @@ static inline int dlm_handshake(const char *ls, int join, int expect_event,
 			ok = join ? dlm_answer_join(ls) : dlm_answer_leave(ls);
 		ok = ok && seen;
 		/* While the action waits in the kernel: */
+		dlm_handshake_fd = fd;
 		if (ok && hook)
 			ok = hook(ls);
+		dlm_handshake_fd = -1;
 	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	ts.tv_sec += DLM_ACTION_MS / 1000;

@@ -42,8 +42,8 @@
  *   - DLM_USER_UNLOCK: a completion with -DLM_EUNLOCK; the resource is now
  *     in LS_toss and LS_locks is empty (no rsb in use: not even its
  *     header line);
- *   - LS_locks takes a lock line: "7f01 RES 0 2 2" reads back as a granted
- *     lock of node 2 with flags 0, and "7f02 RES 1 0 2" (DLM_IFL_USER) is
+ *   - LS_locks takes a lock line: "7f01 NAME 0 2 2" reads back as a granted
+ *     lock of node 2 with flags 0, and "7f02 NAME 1 0 2" (DLM_IFL_USER) is
  *     refused with EOPNOTSUPP (6.1 swaps the two: drivers 0412);
  *   - DLM_USER_REMOVE_LOCKSPACE answered through the leave uevent: the
  *     misc device, the sysfs directory and the debugfs files are gone;

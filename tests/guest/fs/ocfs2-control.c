@@ -39,7 +39,10 @@
  * (SEEK_SET 8, SEEK_END is the LVB's 64 bytes), poll quiet (nothing
  * blocked); the domain's DLM debugfs dump shows the resource with its
  * lock still EX (userdlm keeps the level it got until another node's
- * blocking AST asks for less, so the PR open needs no DLM call); unlink, rmdir of the domain (the leave answered), umount.
+ * blocking AST asks for less, so the PR open needs no DLM call); unlink, rmdir of the domain (the leave answered).
+ * Then, with the control device closed, a domain mkdir joins a lockspace
+ * and fails with ESRCH (no ocfs2_controld): the lockspace must be gone
+ * again (pristine 6.1 keeps it; drivers 0413); umount.
  */
 #include <dirent.h>
 #include <sys/mount.h>
@@ -271,13 +274,15 @@ static int domain_no_cluster(void)
 struct mkdir_call {
 	int ret, err;
 	int rm;
+	const char *dir;	/* NULL: MNT/DOMAIN */
 };
 
 static void *domain_action(void *p)
 {
 	struct mkdir_call *c = p;
+	const char *dir = c->dir ? c->dir : MNT "/" DOMAIN;
 
-	c->ret = c->rm ? rmdir(MNT "/" DOMAIN) : mkdir(MNT "/" DOMAIN, 0755);
+	c->ret = c->rm ? rmdir(dir) : mkdir(dir, 0755);
 	c->err = errno;
 	return NULL;
 }
@@ -373,6 +378,51 @@ static int domain_rmdir(void)
 	return ok && access(DLM_SYSFS "/" DOMAIN, F_OK);
 }
 
+/*
+ * The DLM releases a lockspace that the join made when the connection
+ * fails after it (drivers 0413): the mkdir waits in that release for its
+ * leave, answered here. Pristine 6.1 sends none; 3 s pass without one.
+ */
+static int leave_if_any(const char *ls)
+{
+	if (dlm_uevent_wait(dlm_handshake_fd, "offline", ls, 3000))
+		return dlm_answer_leave(ls);
+	return 1;
+}
+
+/*
+ * A domain mkdir with no valid control device open. The lab's cluster
+ * has no recover_callbacks, so the user stack wants ocfs2_controld:
+ * the lockspace is made (the join answered), then
+ * ocfs2_live_connection_attach() finds no daemon and the mkdir fails
+ * with ESRCH. 6.1 leaves that lockspace joined, with its sysfs directory,
+ * and the name can never join again (EEXIST); it must be gone.
+ */
+#define GONE_DOMAIN "bkgone"
+
+static int domain_no_daemon(void)
+{
+	struct mkdir_call c = { .dir = MNT "/" GONE_DOMAIN };
+	int ok;
+
+	/* No connection lives after the rmdir, so no restart on close. */
+	close(ctl);
+	ctl = -1;
+	ok = dlm_handshake(GONE_DOMAIN, 1, 1, domain_action, &c, leave_if_any);
+	if (!c.ret || c.err != ESRCH) {
+		ktap_diag("mkdir " GONE_DOMAIN ": %s, want %s",
+			  c.ret ? strerror(c.err) : "made", strerror(ESRCH));
+		if (!c.ret)
+			rmdir(MNT "/" GONE_DOMAIN);
+		ok = 0;
+	}
+	if (!access(DLM_SYSFS "/" GONE_DOMAIN, F_OK)) {
+		ktap_diag(DLM_SYSFS "/" GONE_DOMAIN ": the lockspace stayed");
+		ok = 0;
+	}
+	return dlm_space_remove(GONE_DOMAIN) && ok;
+}
+
 static int dlmfs_umount(void)
 {
 	int ok = !umount(MNT);
@@ -386,7 +436,8 @@ static int last_close(void)
 {
 	int fd, ok;
 
-	close(ctl);
+	if (ctl >= 0)
+		close(ctl);
 	ctl = -1;
 	fd = open_ctl();
 	if (fd < 0)
@@ -411,6 +462,7 @@ static const struct ktap_case cases[] = {
 	{ "dlmfs: a lock file opened EX sets the LVB, ENOSPC past it, chmod", lvb_write },
 	{ "dlmfs: opened PR it reads the LVB, lseek, poll, the DLM dump", lvb_read },
 	{ "dlmfs: unlink, the domain rmdir leaves the lockspace", domain_rmdir },
+	{ "dlmfs: with no control daemon a domain mkdir fails ESRCH, no lockspace stays", domain_no_daemon },
 	{ "dlmfs: umount, cluster removed", dlmfs_umount },
 	{ "ocfs2_control: after the last valid close node 2 is taken", last_close },
 };
