@@ -14,7 +14,8 @@
 #   - every test and case of the console with its result, failing ones
 #     marked, as "tools/lab/verdict --cases" lists them (the only reader of
 #     the console's KTAP; nothing here parses KTAP)
-#   - links to console.log, ktap.txt, hostcheck.log and the other files of
+#   - links to console.log, ktap.txt, hostcheck.log (and a peer guest's
+#     console and verdict, peer/) and the other files of
 #     the boot, the same profile on the other kernel, and the front page
 # Every text from a log or a verdict file is escaped (html_escape).
 . "$(dirname "$0")/lib.sh"
@@ -195,7 +196,7 @@ cases() {
 links() {
 	echo "<h2>Files</h2><ul>"
 	for file in console.log ktap.txt hostcheck.log verdict result.json lseek.tsv \
-		initrd.cpio.list qemu.stderr monitor.log; do
+		initrd.cpio.list qemu.stderr monitor.log peer/console.log peer/verdict; do
 		[ -s "$run/$file" ] || [ "$file" = console.log ] || continue
 		[ -e "$run/$file" ] || continue
 		printf '<li><a href="%s">%s</a></li>\n' "$file" "$file"

@@ -66,18 +66,34 @@ if [ -s inject.list ]; then
 	watcher=$!
 fi
 
+# peer=NAME: a second guest (qemu-devices/peers/NAME.profile) on the same
+# kernel, booted beside this one in peer/ by boot-peer.sh; a QEMU socket
+# netdev over UDP on 127.0.0.1 joins their virtio-net NICs (eth0 in each).
+# The ports come from this shell's pid, so concurrent boots do not share
+# them. The peer's verdict counts as a host check of this boot.
+peer=$(profile_get "$profile" peer)
+if [ -n "$peer" ]; then
+	port=$((20000 + ($$ % 10000) * 2))
+	sh "$(dirname "$0")/boot-peer.sh" "$kernel" "$peer" peer \
+		"$(peer_netdev "$((port + 1))" "$port" 01)" &
+	peer_job=$!
+	# shellcheck disable=SC2046 # QEMU arguments are words
+	set -- "$@" $(peer_netdev "$port" "$((port + 1))" 02)
+fi
+
 start=$(now)
 run_qemu "$accel" "$image" initrd.cpio "$cmdline" "$secs" "$@"
 rc=$?
 wall=$(elapsed "$start")
 [ -n "${watcher:-}" ] && kill "$watcher" "${drain:-}" 2>/dev/null
+[ -z "$peer" ] || peer_wait "$peer_job" peer
 
 # hostcheck=PROGRAM ARG...: host tools that check what the guest left in
 # the images; their outcome goes to tools/lab/verdict, which judges the boot.
 set -- --exit-status "$rc" --qemu-stderr qemu.stderr
 [ "$rc" = 124 ] || [ "$rc" = 137 ] && set -- "$@" --timed-out
 profile_get "$profile" hostcheck >hostcheck.list
-if [ -s hostcheck.list ]; then
+if [ -s hostcheck.list ] || [ -n "$peer" ]; then
 	failed_check=
 	: >hostcheck.log
 	while read -r prog args; do
@@ -87,6 +103,11 @@ if [ -s hostcheck.list ]; then
 			[ -n "$failed_check" ] || failed_check="$prog${args:+ $args}"
 		fi
 	done <hostcheck.list
+	if [ -n "$peer" ]; then
+		pv=$(kv peer/verdict verdict)
+		echo "peer guest $peer ($run/peer/console.log): verdict ${pv:-none}: $(kv peer/verdict reason)" >>hostcheck.log
+		[ "$pv" = pass ] || [ -n "$failed_check" ] || failed_check="peer guest $peer"
+	fi
 	if [ -n "$failed_check" ]; then
 		set -- "$@" --hostcheck-failed "$failed_check"
 	else

@@ -70,12 +70,18 @@ all_profiles() {
 	done
 }
 
-# check_profiles NAME...: every name must be a valid profile.
+# check_profiles NAME...: every name must be a valid profile, and so must
+# the peer profile (qemu-devices/peers/PEER.profile) a peer= line names.
 check_profiles() {
 	for p in "$@"; do
 		[ -f "$TOP/qemu-devices/$p.profile" ] ||
 			die "unknown profile '$p' (known: $(all_profiles | tr '\n' ' '))"
 		"$TOOLS/profile" "$TOP/qemu-devices/$p.profile" || exit 1
+		_peer=$(profile_get "$p" peer)
+		[ -z "$_peer" ] && continue
+		[ -f "$TOP/qemu-devices/peers/$_peer.profile" ] ||
+			die "profile '$p' names peer '$_peer': no qemu-devices/peers/$_peer.profile"
+		"$TOOLS/profile" "$TOP/qemu-devices/peers/$_peer.profile" || exit 1
 	done
 }
 
@@ -218,6 +224,33 @@ run_qemu() {
 		-append "$LAB_APPEND $_cmdline" \
 		-chardev file,id=con,path=console.log -serial chardev:con \
 		"$@" </dev/null 2>qemu.stderr
+}
+
+# peer_netdev LOCAL REMOTE N: the QEMU arguments of a two-guest boot's NIC
+# (boot.sh, boot-peer.sh): a virtio-net device on a socket netdev that
+# sends UDP to 127.0.0.1:REMOTE and receives on 127.0.0.1:LOCAL, MAC
+# 52:54:00:b1:f0:N.
+peer_netdev() {
+	echo "-netdev socket,id=peer,udp=127.0.0.1:$2,localaddr=127.0.0.1:$1 -device virtio-net-pci,netdev=peer,mac=52:54:00:b1:f0:$3"
+}
+
+# PEER_GRACE: seconds a peer guest may run on after the boot it belongs
+# to ended (its test's own waits end it sooner when the boot failed).
+PEER_GRACE=${PEER_GRACE:-60}
+
+# peer_wait JOB DIR: waits for the peer guest's boot-peer.sh job; past
+# PEER_GRACE seconds it kills the peer's QEMU (DIR/qemu.pid), whose
+# verdict then says it was killed.
+peer_wait() {
+	_end=$(($(date +%s) + PEER_GRACE))
+	while kill -0 "$1" 2>/dev/null && [ "$(date +%s)" -lt "$_end" ]; do
+		sleep 1
+	done
+	if kill -0 "$1" 2>/dev/null && [ -s "$2/qemu.pid" ]; then
+		progress boot "  peer guest still running ${PEER_GRACE} s after the boot: killed"
+		kill "$(cat "$2/qemu.pid")" 2>/dev/null
+	fi
+	wait "$1"
 }
 
 # profile_cmdline PROFILE: the kernel parameters of a profile's boot after

@@ -48,7 +48,7 @@ check_profiles $PROFILES
 # for the other kernel. profile_get (lib.sh's, which profile_cmdline and
 # profile_qemu_args read through) answers from them; load_profile PROFILE
 # reads them.
-pv_keys="timeout tool image qemu firmware tests cmdline module inject hostcheck"
+pv_keys="timeout tool image qemu firmware tests cmdline module inject hostcheck peer"
 pv_profile=
 load_profile() {
 	pv_profile=
@@ -75,6 +75,8 @@ lava_cannot() {
 		say "inject=: its tests wait for QEMU monitor commands sent when the guest prints '# bklfree-inject:'; LAVA's qemu device type runs -monitor none and no LAVA action sends monitor commands"
 	[ -z "$(profile_get "$1" hostcheck)" ] ||
 		say "hostcheck=: its verdict needs host programs run on the disk images after the boot; a LAVA job cannot run them"
+	[ -z "$(profile_get "$1" peer)" ] ||
+		say "peer=: it boots a second guest beside the first, joined by a QEMU socket netdev; a LAVA qemu job boots one guest"
 }
 
 # say TEXT: TEXT and a newline, backslashes kept (dash's echo reads them).

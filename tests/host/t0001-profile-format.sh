@@ -20,8 +20,8 @@ refused() {
 	return $st
 }
 
-set -- $(ls "$TOP"/qemu-devices/*.profile)
-ktap_plan $((18 + $#))
+set -- $(ls "$TOP"/qemu-devices/*.profile "$TOP"/qemu-devices/peers/*.profile)
+ktap_plan $((21 + $#))
 
 refused unknown-key "cannot parse '%s' line 4: unknown key 'qemu_args'"
 ktap_ok $? "unknown key names file line and key"
@@ -45,6 +45,8 @@ refused optional-twice "cannot parse '%s' line 4: optional test 'usb/b' given tw
 ktap_ok $? "optional test given twice is refused"
 refused bad-firmware "cannot parse '%s' line 3: bad firmware 'seabios' (expected ovmf)"
 ktap_ok $? "a firmware other than ovmf is refused"
+refused bad-peer "cannot parse '%s' line 3: bad peer 'peers/x' (expected PROFILE of qemu-devices/peers)"
+ktap_ok $? "a peer named with a path is refused"
 
 out=$("$profile" "$fx/valid.profile" tests | tr '\n' ' ')
 [ "$out" = "core/a usb/b " ]
@@ -87,6 +89,20 @@ out=$(TOP="$lab" TOOLS="$TOOLS" sh -c \
 [ "$out" = "-bios /usr/share/ovmf/OVMF.fd|-device edu|.|" ]
 ktap_ok $? "profile_qemu_args: -bios OVMF.fd first for firmware=ovmf, nothing else" ||
 	ktap_diag "got: $out"
+
+# check_profiles: a peer= that names no qemu-devices/peers profile is an
+# error naming both; a valid one is checked too.
+mkdir -p "$lab/qemu-devices/peers"
+printf 'description=x\ntests=core/a\npeer=gone\ntimeout=5\n' >"$lab/qemu-devices/lonely.profile"
+err=$(TOP="$lab" TOOLS="$TOOLS" sh -c '. "$0" && check_profiles lonely' \
+	"$TOP/scripts/lab/lib.sh" 2>&1)
+[ $? -ne 0 ] && [ "$err" = "error: profile 'lonely' names peer 'gone': no qemu-devices/peers/gone.profile" ]
+ktap_ok $? "check_profiles refuses a peer that does not exist, naming it" || ktap_diag "got: $err"
+printf 'description=x\ntests=core/a\ntimeout=0\n' >"$lab/qemu-devices/peers/gone.profile"
+err=$(TOP="$lab" TOOLS="$TOOLS" sh -c '. "$0" && check_profiles lonely' \
+	"$TOP/scripts/lab/lib.sh" 2>&1)
+[ $? -ne 0 ] && case $err in *"peers/gone.profile' line 3: bad timeout"*) true ;; *) false ;; esac
+ktap_ok $? "check_profiles checks the peer's own profile" || ktap_diag "got: $err"
 
 for p in "$@"; do
 	name=$(basename "$p" .profile)

@@ -70,9 +70,10 @@ unmet() {
 	ktap_bail "no guest tests in '$guest': run 'make guest'"
 
 # Each profile's tests (read once: tests_I for the I-th profile) and
-# init's, a case each.
+# init's, a case each; a peer profile (qemu-devices/peers/, the second
+# guest of a two-guest boot) boots the same union kernel.
 n=0 i=0
-for p in "$TOP"/qemu-devices/*.profile; do
+for p in "$TOP"/qemu-devices/*.profile "$TOP"/qemu-devices/peers/*.profile; do
 	i=$((i + 1))
 	tests=$("$TOOLS/profile" "$p" tests) || ktap_bail "cannot read '$p'"
 	eval "tests_$i=\$tests"
@@ -100,7 +101,7 @@ ktap_ok $? "--needs prints the declared devices and options and nothing else" ||
 kernel_options "$TOP" union >"$w/set-union" ||
 	ktap_bail "cannot read the kconfig fragments"
 i=0
-for p in "$TOP"/qemu-devices/*.profile; do
+for p in "$TOP"/qemu-devices/*.profile "$TOP"/qemu-devices/peers/*.profile; do
 	i=$((i + 1))
 	name=${p##*/}
 	name=${name%.profile}

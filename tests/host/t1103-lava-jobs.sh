@@ -50,14 +50,14 @@ ktap_ok $? "every profile and kernel has a job or a line in skipped.tsv ($made j
 # with "KEY=:", counted once for all.
 nl='
 '
-listed=$(awk -F'\t' '{ for (k = 1; k <= 2; k++) { key = k == 1 ? "inject" : "hostcheck"
+listed=$(awk -F'\t' '{ for (k = 1; k <= 3; k++) { key = k == 1 ? "inject" : k == 2 ? "hostcheck" : "peer"
 		if (index($3, key "=:") == 1) n[$2 " " key]++ } }
 	END { for (x in n) print n[x] " " x }' "$jobs/skipped.tsv")
 bad=
 for f in "$TOP"/qemu-devices/*.profile; do
 	p=${f##*/}
 	p=${p%.profile}
-	for key in inject hostcheck; do
+	for key in inject hostcheck peer; do
 		has=$("$TOOLS/profile" "$f" $key)
 		case "$nl$listed$nl" in
 		*"${nl}2 $p $key$nl"*) n=2 ;;
@@ -69,7 +69,7 @@ for f in "$TOP"/qemu-devices/*.profile; do
 	done
 done
 [ -z "$bad" ] && [ "$skipped" -gt 0 ]
-ktap_ok $? "skipped.tsv lists exactly the profiles with inject= or hostcheck=, by that key" || ktap_diag "wrong:$bad"
+ktap_ok $? "skipped.tsv lists exactly the profiles with inject=, hostcheck= or peer=, by that key" || ktap_diag "wrong:$bad"
 
 # Broken jobs: a value the schema refuses, a monitor name LAVA refuses.
 # Every job and the two broken ones in one run of the validator (one

@@ -7,13 +7,10 @@
 # test the verdict is skip: the skip is allowed (make check counts it as
 # skipped, not failed) and reported, never a pass.
 . "$TOP/tests/host/ktap.sh"
+. "$TOP/tests/host/standin-boot.sh"
 ktap_plan 7
 
-[ -f "$BUILD/kernel/baseline/vmlinux" ] && [ -f "$BUILD/initramfs/base.cpio" ] ||
-	ktap_bail "no baseline kernel or initramfs: run 'make build initramfs'"
-w="$TMPDIR/t3001"
-rm -rf "$w"
-mkdir -p "$w/top/qemu-devices" || exit 1
+standin_lab t3001
 tab=$(printf '\t')
 test=watchdog/i6300esb
 said="/dev/watchdog0 absent"
@@ -29,23 +26,17 @@ grep -qx 'qemu=-device i6300esb' "$TOP/qemu-devices/watchdog.profile" &&
 } >"$w/top/qemu-devices/nodev-optional.profile"
 
 boot() {
-	TOP="$w/top" RESULTS="$w/results" sh "$TOP/scripts/lab/boot.sh" baseline "$1" \
-		>"$w/$1.out" 2>&1
-}
-
-# kv FILE KEY: the first value of KEY.
-kv() {
-	sed -n "s/^$2=//p" "$1" | head -n 1
+	standin_boot "$w" "$1"
 }
 
 boot nodev
 v="$w/results/baseline/nodev/verdict"
-[ "$(kv "$v" verdict)" = fail ]
+[ "$(verdict_kv "$v" verdict)" = fail ]
 ktap_ok $? "a profile whose device is missing fails" ||
 	ktap_diag "$(cat "$w/nodev.out")"
-[ "$(kv "$v" reason)" = "test '$test' skipped: $said" ]
+[ "$(verdict_kv "$v" reason)" = "test '$test' skipped: $said" ]
 ktap_ok $? "the reason names the skipped test and what it said" ||
-	ktap_diag "reason: $(kv "$v" reason)"
+	ktap_diag "reason: $(verdict_kv "$v" reason)"
 [ "$(grep '^skipped_test=' "$v")" = "skipped_test=$test$tab$said" ] &&
 	! grep -q '^optional_skip=' "$v"
 ktap_ok $? "the verdict lists the test as skipped, not optional" ||
@@ -53,12 +44,12 @@ ktap_ok $? "the verdict lists the test as skipped, not optional" ||
 
 boot nodev-optional
 v="$w/results/baseline/nodev-optional/verdict"
-[ "$(kv "$v" verdict)" = skip ]
+[ "$(verdict_kv "$v" verdict)" = skip ]
 ktap_ok $? "with optional= the missing device gives skip, not pass" ||
 	ktap_diag "$(cat "$w/nodev-optional.out")"
-[ "$(kv "$v" reason)" = "optional test '$test' skipped: $said" ]
+[ "$(verdict_kv "$v" reason)" = "optional test '$test' skipped: $said" ]
 ktap_ok $? "the skip verdict still names the test and what it said" ||
-	ktap_diag "reason: $(kv "$v" reason)"
+	ktap_diag "reason: $(verdict_kv "$v" reason)"
 [ "$(grep '^optional_skip=' "$v")" = "optional_skip=$test$tab$said" ] &&
 	! grep -q '^skipped_test=' "$v"
 ktap_ok $? "the verdict lists the test as an optional skip" ||

@@ -208,6 +208,21 @@ static int valid_firmware(const char *v)
 	return !strcmp(v, "ovmf");
 }
 
+/*
+ * The second guest of a two-guest boot: the name of a profile under
+ * qemu-devices/peers/ (lower-case letters, digits and "-"), booted on the
+ * same kernel beside this one, the two joined by a QEMU socket netdev.
+ */
+static int valid_peer(const char *v)
+{
+	const char *p;
+
+	for (p = v; islower((unsigned char)*p) || isdigit((unsigned char)*p) ||
+	     *p == '-'; p++)
+		;
+	return p != v && *p == '\0';
+}
+
 static const struct key keys[] = {
 	{ "description", 0, 1, valid_any, "text" },
 	{ "qemu", 1, 0, valid_any, "QEMU arguments" },
@@ -222,6 +237,7 @@ static const struct key keys[] = {
 	{ "optional", 1, 0, valid_optional, "TEST REASON" },
 	{ "module", 1, 0, valid_module, "MODULE [PARAM=VALUE...]" },
 	{ "firmware", 0, 0, valid_firmware, "ovmf" },
+	{ "peer", 0, 0, valid_peer, "PROFILE of qemu-devices/peers" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))

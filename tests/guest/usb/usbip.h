@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * usbip.h - what usb/usbip-import and usb/usbip-cycles share: the usbip
- * loopback of one guest. Debian's usbip userland (the profile's tool=
- * lines, run from the host's /usr) exports a QEMU USB device through
- * usbip-host (usbipd on 127.0.0.1:3240) and imports it again through
- * vhci-hcd (usbip attach), so the class driver binds a second time, now
- * behind the virtual host controller.
+ * usbip.h - what the usbip tests share. usb/usbip-import and
+ * usb/usbip-cycles: the usbip loopback of one guest. Debian's usbip
+ * userland (the profile's tool= lines, run from the host's /usr) exports a
+ * QEMU USB device through usbip-host (usbipd on 127.0.0.1:3240) and
+ * imports it again through vhci-hcd (usbip attach), so the class driver
+ * binds a second time, now behind the virtual host controller.
+ * usb/usbip-export and usb/usbip-remote: the same between two guests, one
+ * exporting and one importing (usbip-remote.profile and its peer).
  *
  * A device is known by its VID:PID on the local bus (its busid, "1-1")
  * and, once imported, by the vhci port that usbip attach took. The port
@@ -56,6 +58,36 @@ struct usbip_dev {
 static inline int usbip_lo_up(void)
 {
 	return netif_up("lo");
+}
+
+/*
+ * The two guests of usbip-remote.profile, joined by a QEMU socket netdev:
+ * eth0 (virtio-net) of the exporting guest (its peer profile) and of the
+ * importing one.
+ */
+#define USBIP_EXPORT_HOST	"10.0.9.1"
+#define USBIP_EXPORT_ADDR	0x0a000901u
+#define USBIP_IMPORT_ADDR	0x0a000902u
+#define USBIP_NETMASK		0xffffff00u
+
+/* lo and eth0 up, eth0 with address addr (host order): 1, or 0. */
+static inline int usbip_eth0_up(uint32_t addr)
+{
+	const char *what = "socket";
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ok;
+
+	ok = s >= 0 && netif_set_ipv4(s, "eth0", addr, USBIP_NETMASK, &what);
+	if (ok)
+		what = "eth0 up";
+	ok = ok && netif_up("eth0");
+	if (ok)
+		what = "lo up";
+	ok = ok && netif_up("lo");
+	if (!ok)
+		ktap_perror(what);
+	if (s >= 0)
+		close(s);
+	return ok;
 }
 
 /* Does something accept on 127.0.0.1:3240? */
@@ -207,19 +239,21 @@ static inline int vhci_used_ports(int used[VHCI_PORTS_MAX])
 }
 
 /*
- * usbip attach of d's busid from 127.0.0.1; d->port is the vhci port it
- * took (the one used now and not before), -1 when the attach failed.
- * usbip records its connections under /var/run/vhci_hcd.
+ * usbip attach of d's busid from host; d->port is the vhci port it took
+ * (the one used now and not before), -1 when the attach failed. usbip
+ * records its connections under /var/run/vhci_hcd.
  */
-static inline int usbip_attach(struct usbip_dev *d)
+static inline int usbip_attach_from(struct usbip_dev *d, const char *host)
 {
+	char remote[64];
 	int before[VHCI_PORTS_MAX], after[VHCI_PORTS_MAX], nb, na, i, j;
 
 	d->port = -1;
 	mkdir("/var", 0755);
 	mkdir("/var/run", 0755);
 	nb = vhci_used_ports(before);
-	if (nb < 0 || usbip("attach", "-r", "127.0.0.1", "-b", d->busid))
+	snprintf(remote, sizeof(remote), "%s", host);
+	if (nb < 0 || usbip("attach", "-r", remote, "-b", d->busid))
 		return 0;
 	na = vhci_used_ports(after);
 	for (i = 0; i < na && d->port < 0; i++) {
@@ -229,6 +263,12 @@ static inline int usbip_attach(struct usbip_dev *d)
 			d->port = after[i];
 	}
 	return d->port >= 0;
+}
+
+/* The loopback import of the usbip profile. */
+static inline int usbip_attach(struct usbip_dev *d)
+{
+	return usbip_attach_from(d, "127.0.0.1");
 }
 
 /*

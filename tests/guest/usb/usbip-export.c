@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * usbip-export - the exporting guest of usbip-remote.profile (its peer
+ * profile, qemu-devices/peers/usbip-export.profile): QEMU's usb-storage
+ * disk given to usbip-host and exported by Debian's usbipd on 10.0.9.1,
+ * eth0, a virtio-net NIC that a QEMU socket netdev joins to the importing
+ * guest. That guest (usb/usbip-remote) attaches the disk, reads and
+ * writes it and detaches it; here usbip-host's usbip_status goes from 1
+ * (available) to 2 (used) and back to 1. Then usbipd is stopped, the disk
+ * unbound, and usb-storage drives it again.
+ *
+ * Both guests boot at once; the importing one retries until this one
+ * exports, so the waits here are long: a whole boot of the other guest
+ * under TCG, on a host that may run other boots beside.
+ */
+#include <signal.h>
+
+#include "usb/usbip.h"
+
+/* usbip-host's states: drivers/usb/usbip/usbip_common.h, enum usbip_device_status. */
+#define SDEV_ST_AVAILABLE	1
+#define SDEV_ST_USED		2
+#define ATTACH_WAIT_MS		180000
+#define DETACH_WAIT_MS		120000
+
+static struct usbip_dev disk = USBIP_QEMU_DISK;
+
+/* usbip-host's usbip_status of the disk, or -1. */
+static int status(void)
+{
+	char path[PATH_MAX], v[16];
+
+	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/usbip_status",
+		 disk.busid);
+	return read_line(path, v, sizeof(v)) ? atoi(v) : -1;
+}
+
+/* Waits at most ms for usbip_status want: 1 when it came. */
+static int wait_status(int want, int ms)
+{
+	long long end = ktap_now_ms() + ms;
+	int now = status();
+
+	while (now != want && ktap_now_ms() < end) {
+		usleep(100000);
+		now = status();
+	}
+	if (now != want)
+		ktap_diag("usbip_status %d after %d ms, want %d", now, ms, want);
+	return now == want;
+}
+
+/* The driver of the disk's interface 0 ("usb-storage"), or "". */
+static const char *iface_driver(void)
+{
+	static char drv[PATH_MAX];
+	char path[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s:1.0/driver",
+		 disk.busid);
+	n = readlink(path, drv, sizeof(drv) - 1);
+	if (n < 0)
+		return "";
+	drv[n] = '\0';
+	return strrchr(drv, '/') ? strrchr(drv, '/') + 1 : drv;
+}
+
+/*
+ * Waits at most ms until the disk's device driver is drv (usbip-host
+ * takes the whole device; "usb" is the generic one) and, when iface is
+ * not NULL, its interface's is iface: 1 when they are.
+ */
+static int driven_by(const char *drv, const char *iface, int ms)
+{
+	long long end = ktap_now_ms() + ms;
+	int ok;
+
+	for (;;) {
+		ok = !strcmp(usbip_driver(&disk), drv) &&
+		     (!iface || !strcmp(iface_driver(), iface));
+		if (ok || ktap_now_ms() > end)
+			break;
+		usleep(50000);
+	}
+	if (!ok)
+		ktap_diag("%s: driver \"%s\", interface driver \"%s\"; want %s, %s",
+			  disk.busid, usbip_driver(&disk), iface_driver(), drv,
+			  iface ? iface : "any");
+	return ok;
+}
+
+static void run(void)
+{
+	pid_t usbipd;
+	int found, ok;
+
+	ktap_ok(usbip_eth0_up(USBIP_EXPORT_ADDR), "eth0 up as " USBIP_EXPORT_HOST);
+	found = usbip_find_local(&disk);
+	ktap_ok(found, "QEMU usb-storage on the local bus: %s", disk.busid);
+	ok = found && !usbip("bind", "-b", disk.busid) &&
+	     driven_by("usbip-host", NULL, 5000);
+	ktap_ok(ok, "usbip bind: usbip-host drives the disk");
+	usbipd = usbipd_start();
+	ktap_ok(usbipd > 0, "usbipd listens on port %d", USBIP_PORT);
+	ktap_ok(ok && wait_status(SDEV_ST_USED, ATTACH_WAIT_MS),
+		"the importing guest attaches the disk: usbip_status %d",
+		SDEV_ST_USED);
+	ktap_ok(ok && wait_status(SDEV_ST_AVAILABLE, DETACH_WAIT_MS),
+		"it detaches the disk: usbip_status %d again",
+		SDEV_ST_AVAILABLE);
+	if (usbipd > 0) {
+		kill(usbipd, SIGTERM);
+		waitpid(usbipd, NULL, 0);
+	}
+	ok = ok && !usbip("unbind", "-b", disk.busid) &&
+	     driven_by("usb", "usb-storage", 10000);
+	ktap_ok(ok, "usbipd stopped, usbip unbind: usb-storage drives the disk again");
+}
+
+const struct ktap_test ktap_test = {
+	.plan = 7,
+	.devices = (const char *const[]){ "/sys/class/net/eth0", USBIP, USBIPD,
+					  NULL },
+	.kconfig = (const char *const[]){ "CONFIG_USBIP_HOST", "CONFIG_VIRTIO_NET",
+					  NULL },
+	.timeout = 330,
+	.run = run,
+};
