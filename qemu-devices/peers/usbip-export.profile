@@ -18,5 +18,6 @@ module=usb-storage delay_use=0
 module=sd_mod
 module=usbip-host
 tests=usb/usbip-export
-# It waits up to 180 s for the import and 120 s for the detach.
-timeout=360
+# It waits up to 150 s for the import and 60 s for the detach, and ends
+# itself after 240 s.
+timeout=330

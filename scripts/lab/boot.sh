@@ -16,6 +16,7 @@ need_file "$image" "run 'make build KERNELS=$kernel' first"
 command -v "$QEMU" >/dev/null ||
 	die "'$QEMU' not found: apt-get install qemu-system-x86 (or run 'make deps')"
 
+here=$(cd "$(dirname "$0")" && pwd)
 run="$RESULTS/$kernel/$profile"
 rm -rf "$run"
 mkdir -p "$run"
@@ -67,18 +68,24 @@ if [ -s inject.list ]; then
 fi
 
 # peer=NAME: a second guest (qemu-devices/peers/NAME.profile) on the same
-# kernel, booted beside this one in peer/ by boot-peer.sh; a QEMU socket
-# netdev over UDP on 127.0.0.1 joins their virtio-net NICs (eth0 in each).
-# The ports come from this shell's pid, so concurrent boots do not share
-# them. The peer's verdict counts as a host check of this boot.
+# kernel, booted beside this one in peer/ by boot-peer.sh (its messages in
+# peer/boot-peer.log); a datagram netdev over two unix sockets of this
+# run's folder joins their virtio-net NICs (eth0 in each). The peer's
+# verdict counts as a host check of this boot.
+# Guests and cores: the matrix runs two boots at once on two cores; a
+# boot with a peer runs two guests, so it takes the guest lock of the
+# results alone (exclusive), every other boot shares it.
 peer=$(profile_get "$profile" peer)
+exec 9>>"$RESULTS/.guests.lock"
+if [ -n "$peer" ]; then flock -x 9; else flock -s 9; fi
 if [ -n "$peer" ]; then
-	port=$((20000 + ($$ % 10000) * 2))
-	sh "$(dirname "$0")/boot-peer.sh" "$kernel" "$peer" peer \
-		"$(peer_netdev "$((port + 1))" "$port" 01)" &
+	mkdir peer
+	sh "$here/boot-peer.sh" "$kernel" "$peer" peer \
+		"$(peer_netdev guest.sock ../guest.sock 01)" >peer/boot-peer.log 2>&1 &
 	peer_job=$!
+	trap 'peer_kill peer; exit 1' INT TERM
 	# shellcheck disable=SC2046 # QEMU arguments are words
-	set -- "$@" $(peer_netdev "$port" "$((port + 1))" 02)
+	set -- "$@" $(peer_netdev guest.sock peer/guest.sock 02)
 fi
 
 start=$(now)
@@ -87,6 +94,10 @@ rc=$?
 wall=$(elapsed "$start")
 [ -n "${watcher:-}" ] && kill "$watcher" "${drain:-}" 2>/dev/null
 [ -z "$peer" ] || peer_wait "$peer_job" peer
+killed=
+[ ! -e peer/killed ] || killed=1
+exec 9>&-
+trap - INT TERM
 
 # hostcheck=PROGRAM ARG...: host tools that check what the guest left in
 # the images; their outcome goes to tools/lab/verdict, which judges the boot.
@@ -105,7 +116,12 @@ if [ -s hostcheck.list ] || [ -n "$peer" ]; then
 	done <hostcheck.list
 	if [ -n "$peer" ]; then
 		pv=$(kv peer/verdict verdict)
-		echo "peer guest $peer ($run/peer/console.log): verdict ${pv:-none}: $(kv peer/verdict reason)" >>hostcheck.log
+		if [ -n "$pv" ]; then
+			echo "peer guest $peer ($run/peer/console.log): verdict $pv: $(kv peer/verdict reason)${killed:+ (killed $PEER_GRACE s after this boot ended)}" >>hostcheck.log
+		else
+			echo "peer guest $peer: no verdict; see $run/peer/boot-peer.log:" >>hostcheck.log
+			cat peer/boot-peer.log >>hostcheck.log
+		fi
 		[ "$pv" = pass ] || [ -n "$failed_check" ] || failed_check="peer guest $peer"
 	fi
 	if [ -n "$failed_check" ]; then

@@ -70,10 +70,14 @@ all_profiles() {
 	done
 }
 
-# check_profiles NAME...: every name must be a valid profile, and so must
-# the peer profile (qemu-devices/peers/PEER.profile) a peer= line names.
+# check_profiles NAME...: every name must be a valid profile of
+# qemu-devices/ (a peer profile is never booted alone), and the peer
+# profile a peer= line names must pass check_peer.
 check_profiles() {
 	for p in "$@"; do
+		case $p in
+		*/*) die "'$p' is not a profile of qemu-devices/ (a peer profile boots only beside the profile that names it)" ;;
+		esac
 		[ -f "$TOP/qemu-devices/$p.profile" ] ||
 			die "unknown profile '$p' (known: $(all_profiles | tr '\n' ' '))"
 		"$TOOLS/profile" "$TOP/qemu-devices/$p.profile" || exit 1
@@ -81,8 +85,24 @@ check_profiles() {
 		[ -z "$_peer" ] && continue
 		[ -f "$TOP/qemu-devices/peers/$_peer.profile" ] ||
 			die "profile '$p' names peer '$_peer': no qemu-devices/peers/$_peer.profile"
-		"$TOOLS/profile" "$TOP/qemu-devices/peers/$_peer.profile" || exit 1
+		check_peer "$_peer"
 	done
+}
+
+# check_peer NAME: qemu-devices/peers/NAME.profile is a valid profile with
+# none of the keys a peer cannot use: kconfig= (the union config reads
+# only qemu-devices/), optional=, hostcheck=, inject=, peer=, and image=
+# lines with a maker (a peer's images are lab patterns).
+check_peer() {
+	_f="$TOP/qemu-devices/peers/$1.profile"
+	"$TOOLS/profile" "$_f" || exit 1
+	for _k in kconfig optional hostcheck inject peer; do
+		[ -z "$(profile_get "peers/$1" "$_k")" ] ||
+			die "peer profile '$_f' has $_k= lines, which a peer cannot use"
+	done
+	profile_get "peers/$1" image | while read -r _n _m _maker; do
+		[ -z "$_maker" ] || exit 1
+	done || die "peer profile '$_f' has an image= with a maker; a peer's images are lab patterns"
 }
 
 # qemu_accel: kvm when the probe saw a KVM boot reach userspace, else tcg.
@@ -227,30 +247,45 @@ run_qemu() {
 }
 
 # peer_netdev LOCAL REMOTE N: the QEMU arguments of a two-guest boot's NIC
-# (boot.sh, boot-peer.sh): a virtio-net device on a socket netdev that
-# sends UDP to 127.0.0.1:REMOTE and receives on 127.0.0.1:LOCAL, MAC
-# 52:54:00:b1:f0:N.
+# (boot.sh, boot-peer.sh): a virtio-net device, MAC 52:54:00:b1:f0:N, on a
+# datagram netdev that receives on the unix socket LOCAL and sends to
+# REMOTE. The sockets lie in the boot's own folder, so no other boot, of
+# this checkout or another, can reach them.
 peer_netdev() {
-	echo "-netdev socket,id=peer,udp=127.0.0.1:$2,localaddr=127.0.0.1:$1 -device virtio-net-pci,netdev=peer,mac=52:54:00:b1:f0:$3"
+	echo "-netdev dgram,id=peer,local.type=unix,local.path=$1,remote.type=unix,remote.path=$2 -device virtio-net-pci,netdev=peer,mac=52:54:00:b1:f0:$3"
 }
 
 # PEER_GRACE: seconds a peer guest may run on after the boot it belongs
-# to ended (its test's own waits end it sooner when the boot failed).
+# to ended; a peer whose partner failed early would otherwise wait out
+# its own test's waits.
 PEER_GRACE=${PEER_GRACE:-60}
+case $PEER_GRACE in
+'' | *[!0-9]*) die "PEER_GRACE must be a number of seconds, not '$PEER_GRACE'" ;;
+esac
 
 # peer_wait JOB DIR: waits for the peer guest's boot-peer.sh job; past
-# PEER_GRACE seconds it kills the peer's QEMU (DIR/qemu.pid), whose
-# verdict then says it was killed.
+# PEER_GRACE seconds it marks DIR/killed (boot-peer.sh then judges the
+# peer as timed out: verdict hang) and kills the peer's QEMU
+# (DIR/qemu.pid, which QEMU removes when it ends).
 peer_wait() {
 	_end=$(($(date +%s) + PEER_GRACE))
 	while kill -0 "$1" 2>/dev/null && [ "$(date +%s)" -lt "$_end" ]; do
 		sleep 1
 	done
-	if kill -0 "$1" 2>/dev/null && [ -s "$2/qemu.pid" ]; then
-		progress boot "  peer guest still running ${PEER_GRACE} s after the boot: killed"
-		kill "$(cat "$2/qemu.pid")" 2>/dev/null
+	if kill -0 "$1" 2>/dev/null; then
+		: >"$2/killed"
+		_pid=$(cat "$2/qemu.pid" 2>/dev/null)
+		if [ -n "$_pid" ] && kill "$_pid" 2>/dev/null; then
+			progress boot "  peer guest still running ${PEER_GRACE} s after the boot: killed"
+		fi
 	fi
 	wait "$1"
+}
+
+# peer_kill DIR: on an interrupted boot, the peer's QEMU goes too.
+peer_kill() {
+	_pid=$(cat "$1/qemu.pid" 2>/dev/null)
+	[ -z "$_pid" ] || kill "$_pid" 2>/dev/null
 }
 
 # profile_cmdline PROFILE: the kernel parameters of a profile's boot after

@@ -76,7 +76,7 @@ lava_cannot() {
 	[ -z "$(profile_get "$1" hostcheck)" ] ||
 		say "hostcheck=: its verdict needs host programs run on the disk images after the boot; a LAVA job cannot run them"
 	[ -z "$(profile_get "$1" peer)" ] ||
-		say "peer=: it boots a second guest beside the first, joined by a QEMU socket netdev; a LAVA qemu job boots one guest"
+		say "peer=: it boots a second guest beside the first, joined by a QEMU datagram netdev; a LAVA qemu job boots one guest"
 }
 
 # say TEXT: TEXT and a newline, backslashes kept (dash's echo reads them).

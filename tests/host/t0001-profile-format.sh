@@ -21,7 +21,7 @@ refused() {
 }
 
 set -- $(ls "$TOP"/qemu-devices/*.profile "$TOP"/qemu-devices/peers/*.profile)
-ktap_plan $((21 + $#))
+ktap_plan $((22 + $#))
 
 refused unknown-key "cannot parse '%s' line 4: unknown key 'qemu_args'"
 ktap_ok $? "unknown key names file line and key"
@@ -103,6 +103,11 @@ err=$(TOP="$lab" TOOLS="$TOOLS" sh -c '. "$0" && check_profiles lonely' \
 	"$TOP/scripts/lab/lib.sh" 2>&1)
 [ $? -ne 0 ] && case $err in *"peers/gone.profile' line 3: bad timeout"*) true ;; *) false ;; esac
 ktap_ok $? "check_profiles checks the peer's own profile" || ktap_diag "got: $err"
+printf 'description=x\ntests=core/a\nkconfig=CONFIG_USB=m\ntimeout=5\n' >"$lab/qemu-devices/peers/gone.profile"
+err=$(TOP="$lab" TOOLS="$TOOLS" sh -c '. "$0" && check_profiles lonely' \
+	"$TOP/scripts/lab/lib.sh" 2>&1)
+[ $? -ne 0 ] && [ "$err" = "error: peer profile '$lab/qemu-devices/peers/gone.profile' has kconfig= lines, which a peer cannot use" ]
+ktap_ok $? "a peer with kconfig= lines is refused (the union config never reads them)" || ktap_diag "got: $err"
 
 for p in "$@"; do
 	name=$(basename "$p" .profile)

@@ -211,7 +211,7 @@ static int valid_firmware(const char *v)
 /*
  * The second guest of a two-guest boot: the name of a profile under
  * qemu-devices/peers/ (lower-case letters, digits and "-"), booted on the
- * same kernel beside this one, the two joined by a QEMU socket netdev.
+ * same kernel beside this one, the two joined by a QEMU datagram netdev.
  */
 static int valid_peer(const char *v)
 {

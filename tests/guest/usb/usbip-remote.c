@@ -4,11 +4,12 @@
  * (usbip-remote.profile): the other guest (its peer profile, test
  * usb/usbip-export) exports QEMU's usb-storage disk with Debian's usbipd
  * on 10.0.9.1; this one, 10.0.9.2 on eth0 (virtio-net, joined to the
- * other by a QEMU socket netdev over UDP on the host's 127.0.0.1), finds
+ * other by a QEMU datagram netdev over two unix sockets of the host), finds
  * it with "usbip list -r", imports it through vhci-hcd, reads the lab
  * pattern the host wrote into the disk image and writes and reads back a
  * block of another pattern (O_DIRECT, so both go over the network), then
- * detaches it, which the other guest sees.
+ * detaches it, which the other guest sees; that guest then reads the
+ * block back from its local disk.
  */
 #include <fcntl.h>
 
@@ -16,11 +17,11 @@
 #include "usb/usbip.h"
 
 /* The other guest boots at the same time: a whole TCG boot, or more. */
-#define PEER_WAIT_MS	180000
+#define PEER_WAIT_MS	120000
 #define READ_SECTORS	64
-#define WRITE_LBA	1024
-#define WRITE_SECTORS	8
-#define WRITE_SEED	7
+#define WRITE_LBA	USBIP_REMOTE_LBA
+#define WRITE_SECTORS	USBIP_REMOTE_SECTORS
+#define WRITE_SEED	USBIP_REMOTE_SEED
 
 static struct usbip_dev disk = USBIP_QEMU_DISK;
 
@@ -56,7 +57,8 @@ static int peer_lists(void)
 		}
 		sleep(1);
 	}
-	ktap_diag("usbip list -r " USBIP_EXPORT_HOST " exited %d: %s", rc, out);
+	ktap_diag("usbip list -r " USBIP_EXPORT_HOST " exited %d", rc);
+	run_diag_output("usbip list -r", out);
 	return 0;
 }
 
@@ -130,6 +132,6 @@ const struct ktap_test ktap_test = {
 					  NULL },
 	.kconfig = (const char *const[]){ "CONFIG_USBIP_VHCI_HCD",
 					  "CONFIG_VIRTIO_NET", NULL },
-	.timeout = 300,
+	.timeout = 200,
 	.run = run,
 };

@@ -69,6 +69,10 @@ static inline int usbip_lo_up(void)
 #define USBIP_EXPORT_ADDR	0x0a000901u
 #define USBIP_IMPORT_ADDR	0x0a000902u
 #define USBIP_NETMASK		0xffffff00u
+/* The block usbip-remote writes over the network and the peer reads back. */
+#define USBIP_REMOTE_LBA	1024
+#define USBIP_REMOTE_SECTORS	8
+#define USBIP_REMOTE_SEED	7
 
 /* lo and eth0 up, eth0 with address addr (host order): 1, or 0. */
 static inline int usbip_eth0_up(uint32_t addr)
