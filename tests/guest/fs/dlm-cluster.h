@@ -21,8 +21,9 @@
  *     the recovery to complete. When any of those writes fails the answer
  *     is event_done -EIO instead, so the join fails and nothing waits on a
  *     recovery that never started;
- *   - leave ("offline@/kernel/dlm/LS"): event_done 0, then the configfs
- *     space is removed.
+ *   - leave ("offline@/kernel/dlm/LS"): control 0 (the lockspace stopped,
+ *     as dlm_controld does), event_done 0, then the configfs space is
+ *     removed.
  * Every wait is bounded: the uevent (on a NETLINK_KOBJECT_UEVENT socket
  * opened before the action starts) and the action's end. A lockspace's
  * sysfs directory without its uevent still gets its answer, so that a lost
@@ -266,13 +267,21 @@ static inline int dlm_answer_join(const char *ls)
 	return ok;
 }
 
+/*
+ * The leave answer: the lockspace stopped (control 0: dlm_ls_stop(), which
+ * also frees the recovery's slot array) and then event_done, in the order
+ * dlm_controld answers a leave.
+ */
 static inline int dlm_answer_leave(const char *ls)
 {
 	char path[256];
 	int ok;
 
-	snprintf(path, sizeof(path), DLM_SYSFS "/%s/event_done", ls);
+	snprintf(path, sizeof(path), DLM_SYSFS "/%s/control", ls);
 	ok = dlm_write_str(path, "0");
+	snprintf(path, sizeof(path), DLM_SYSFS "/%s/event_done", ls);
+	if (!dlm_write_str(path, "0"))
+		ok = 0;
 	return ok;
 }
 
