@@ -18,9 +18,7 @@ profile=peers/$peer
 
 mkdir -p "$dir"
 cd "$dir" || exit 1
-profile_get "$profile" image | while read -r name mib; do
-	"$TOOLS/mkpattern" "$name" "$mib" || exit 1
-done || die "cannot create the images of profile '$profile'"
+profile_images "$profile"
 profile_initrd "$kernel" "$profile" initrd.cpio || exit 1
 set -f
 # shellcheck disable=SC2046 # QEMU arguments are words
@@ -30,7 +28,7 @@ run_qemu "$(qemu_accel)" "$(profile_image "$kernel" "$profile")" initrd.cpio \
 	"$(profile_cmdline "$profile")" "$(profile_get "$profile" timeout)" "$@"
 rc=$?
 set -- --exit-status "$rc" --qemu-stderr qemu.stderr
-{ [ "$rc" = 124 ] || [ "$rc" = 137 ] || [ -e killed ]; } && set -- "$@" --timed-out
+{ qemu_timed_out "$rc" || [ -e killed ]; } && set -- "$@" --timed-out
 [ -e console.log ] || : >console.log
 "$TOOLS/verdict" "$@" console.log >verdict ||
 	die "verdict failed on '$dir/console.log'"

@@ -22,16 +22,7 @@ rm -rf "$run"
 mkdir -p "$run"
 cd "$run" || exit 1
 
-# image=NAME MIB [MAKER ARG...]: a test pattern, or what tools/MAKER writes.
-profile_get "$profile" image | while read -r name mib maker args; do
-	if [ -z "$maker" ]; then
-		"$TOOLS/mkpattern" "$name" "$mib" || exit 1
-	else
-		[ -x "$TOOLS/$maker" ] || { echo "error: no image maker '$TOOLS/$maker' (make tools)" >&2; exit 1; }
-		# shellcheck disable=SC2086 # ARG... are words
-		"$TOOLS/$maker" "$name" "$mib" $args || exit 1
-	fi
-done || die "cannot create the images of profile '$profile'"
+profile_images "$profile"
 
 # This boot's initramfs: the shared base, the profile's tests and modules.
 profile_initrd "$kernel" "$profile" initrd.cpio || exit 1
@@ -77,8 +68,10 @@ fi
 # results alone (exclusive), every other boot shares it.
 peer=$(profile_get "$profile" peer)
 exec 9>>"$RESULTS/.guests.lock"
-if [ -n "$peer" ]; then flock -x 9; else flock -s 9; fi
-if [ -n "$peer" ]; then
+if [ -z "$peer" ]; then
+	flock -s 9
+else
+	flock -x 9
 	mkdir peer
 	sh "$here/boot-peer.sh" "$kernel" "$peer" peer \
 		"$(peer_netdev guest.sock ../guest.sock 01)" >peer/boot-peer.log 2>&1 &
@@ -102,7 +95,7 @@ trap - INT TERM
 # hostcheck=PROGRAM ARG...: host tools that check what the guest left in
 # the images; their outcome goes to tools/lab/verdict, which judges the boot.
 set -- --exit-status "$rc" --qemu-stderr qemu.stderr
-[ "$rc" = 124 ] || [ "$rc" = 137 ] && set -- "$@" --timed-out
+! qemu_timed_out "$rc" || set -- "$@" --timed-out
 profile_get "$profile" hostcheck >hostcheck.list
 if [ -s hostcheck.list ] || [ -n "$peer" ]; then
 	failed_check=

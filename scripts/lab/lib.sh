@@ -246,6 +246,27 @@ run_qemu() {
 		"$@" </dev/null 2>qemu.stderr
 }
 
+# profile_images PROFILE: the disk images of PROFILE's image= lines, made
+# in the current folder: NAME MIB [MAKER ARG...], a test pattern, or what
+# tools/MAKER writes.
+profile_images() {
+	profile_get "$1" image | while read -r _name _mib _maker _args; do
+		if [ -z "$_maker" ]; then
+			"$TOOLS/mkpattern" "$_name" "$_mib" || exit 1
+		else
+			[ -x "$TOOLS/$_maker" ] || { echo "error: no image maker '$TOOLS/$_maker' (make tools)" >&2; exit 1; }
+			# shellcheck disable=SC2086 # ARG... are words
+			"$TOOLS/$_maker" "$_name" "$_mib" $_args || exit 1
+		fi
+	done || die "cannot create the images of profile '$1'"
+}
+
+# qemu_timed_out STATUS: run_qemu's status says timeout killed QEMU
+# (124: SIGTERM at the limit, 137: SIGKILL 5 s later).
+qemu_timed_out() {
+	[ "$1" = 124 ] || [ "$1" = 137 ]
+}
+
 # peer_netdev LOCAL REMOTE N: the QEMU arguments of a two-guest boot's NIC
 # (boot.sh, boot-peer.sh): a virtio-net device, MAC 52:54:00:b1:f0:N, on a
 # datagram netdev that receives on the unix socket LOCAL and sends to
@@ -274,18 +295,17 @@ peer_wait() {
 	done
 	if kill -0 "$1" 2>/dev/null; then
 		: >"$2/killed"
-		_pid=$(cat "$2/qemu.pid" 2>/dev/null)
-		if [ -n "$_pid" ] && kill "$_pid" 2>/dev/null; then
+		! peer_kill "$2" ||
 			progress boot "  peer guest still running ${PEER_GRACE} s after the boot: killed"
-		fi
 	fi
 	wait "$1"
 }
 
-# peer_kill DIR: on an interrupted boot, the peer's QEMU goes too.
+# peer_kill DIR: kills the peer's QEMU (also on an interrupted boot);
+# false when it was not running.
 peer_kill() {
 	_pid=$(cat "$1/qemu.pid" 2>/dev/null)
-	[ -z "$_pid" ] || kill "$_pid" 2>/dev/null
+	[ -n "$_pid" ] && kill "$_pid" 2>/dev/null
 }
 
 # profile_cmdline PROFILE: the kernel parameters of a profile's boot after

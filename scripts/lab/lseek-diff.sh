@@ -3,8 +3,9 @@
 # patched boots of PROFILE. A path whose record differs must be listed, with
 # its new record, in the expected-lseek-changes file of an applied series;
 # a path only the baseline has (a file a pristine bug leaves behind) must
-# be listed as "-" and its baseline record; anything else is an accident. Prints one summary line and writes the
-# details to results/lseek-diff/PROFILE.txt. Exit 0 when nothing
+# be listed as "-" and its baseline record; anything else is an accident.
+# Prints one summary line and writes the details to
+# results/lseek-diff/PROFILE.txt. Exit 0 when nothing
 # unexpected changed (and every expected change that could show did), 1
 # otherwise, 2 when a boot left no records to compare.
 . "$(dirname "$0")/lib.sh"

@@ -190,7 +190,7 @@ static int cycles(struct usbip_dev *d, struct usbip_node *w, int is_disk,
 /* usbipd killed while the keyboard is imported; then restarted. */
 static void daemon_killed(void)
 {
-	struct usbip_node ev = { "input", "event", "" };
+	struct usbip_node ev = { "input", "event", "", NULL };
 	pid_t pid = usbipd_pid();
 	int used[VHCI_PORTS_MAX], ok, status;
 
@@ -231,8 +231,8 @@ static int unbound(struct usbip_dev *d, const char *driver)
 
 static void run(void)
 {
-	struct usbip_node sd = { "block", "sd", "" };
-	struct usbip_node ev = { "input", "event", "" };
+	struct usbip_node sd = { "block", "sd", "", NULL };
+	struct usbip_node ev = { "input", "event", "", NULL };
 	int found;
 
 	found = usbip_find_local(&disk) && usbip_find_local(&kbd);

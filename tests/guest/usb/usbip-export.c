@@ -57,16 +57,10 @@ static int wait_status(int want, int ms)
 static const char *iface_driver(void)
 {
 	static char drv[PATH_MAX];
-	char path[PATH_MAX];
-	ssize_t n;
+	char iface[NAME_MAX + 8];
 
-	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s:1.0/driver",
-		 disk.busid);
-	n = readlink(path, drv, sizeof(drv) - 1);
-	if (n < 0)
-		return "";
-	drv[n] = '\0';
-	return strrchr(drv, '/') ? strrchr(drv, '/') + 1 : drv;
+	snprintf(iface, sizeof(iface), "%s:1.0", disk.busid);
+	return usbip_driver_of(iface, drv, sizeof(drv));
 }
 
 /*
@@ -93,43 +87,24 @@ static int driven_by(const char *drv, const char *iface, int ms)
 	return ok;
 }
 
-/* The local disk's block node below the device: "/dev/sdX", or "". */
-static int local_node_scan(void *arg)
-{
-	char *node = arg, path[PATH_MAX], real[PATH_MAX], iface[NAME_MAX + 8];
-	DIR *d = opendir("/sys/class/block");
-	struct dirent *e;
-
-	snprintf(iface, sizeof(iface), "/%s:1.0/", disk.busid);
-	node[0] = '\0';
-	while (d && (e = readdir(d)) && !node[0]) {
-		if (strncmp(e->d_name, "sd", 2) || strpbrk(e->d_name, "0123456789"))
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/block/%s", e->d_name);
-		if (realpath(path, real) && strstr(real, iface))
-			snprintf(node, NAME_MAX + 16, "/dev/%s", e->d_name);
-	}
-	if (d)
-		closedir(d);
-	return node[0] && !access(node, F_OK) ? KTAP_READY : KTAP_WAIT;
-}
-
 /* The block usb/usbip-remote wrote, read from the local disk (O_DIRECT). */
 static int remote_write_local(void)
 {
 	size_t size = USBIP_REMOTE_SECTORS * PATTERN_SECTOR;
-	char node[NAME_MAX + 16] = "";
+	struct usbip_node sd = { "block", "sd", "", NULL };
+	char iface[NAME_MAX + 8];
 	unsigned char *buf;
 	int fd, ok, i;
 
-	ktap_wait_dev(NULL, local_node_scan, node, 15000);
-	if (!node[0]) {
+	snprintf(iface, sizeof(iface), "/%s:1.0/", disk.busid);
+	sd.below = iface;
+	if (!usbip_wait_node(&sd)) {
 		ktap_diag("no block node below %s:1.0", disk.busid);
 		return 0;
 	}
-	fd = open(node, O_RDONLY | O_DIRECT | O_CLOEXEC);
+	fd = open(sd.node, O_RDONLY | O_DIRECT | O_CLOEXEC);
 	if (fd < 0)
-		return ktap_perror(node), 0;
+		return ktap_perror(sd.node), 0;
 	if (posix_memalign((void **)&buf, 4096, size)) {
 		close(fd);
 		return 0;
@@ -141,7 +116,7 @@ static int remote_write_local(void)
 		if (!pattern_check(buf + i * PATTERN_SECTOR, USBIP_REMOTE_LBA + i,
 				   USBIP_REMOTE_SEED)) {
 			ktap_diag("%s: sector %d is not what the other guest wrote",
-				  node, USBIP_REMOTE_LBA + i);
+				  sd.node, USBIP_REMOTE_LBA + i);
 			ok = 0;
 		}
 	free(buf);

@@ -82,8 +82,8 @@ static int key_through(const char *node)
 
 static void run(void)
 {
-	struct usbip_node sd = { "block", "sd", "" };
-	struct usbip_node ev = { "input", "event", "" };
+	struct usbip_node sd = { "block", "sd", "", NULL };
+	struct usbip_node ev = { "input", "event", "", NULL };
 	int ok;
 
 	ktap_ok(usbip_lo_up(), "loopback interface up");

@@ -109,7 +109,7 @@ static int pattern_io(const char *node)
 
 static void run(void)
 {
-	struct usbip_node sd = { "block", "sd", "" };
+	struct usbip_node sd = { "block", "sd", "", NULL };
 	int ok;
 
 	ktap_ok(usbip_eth0_up(USBIP_IMPORT_ADDR), "eth0 up as 10.0.9.2");

@@ -201,20 +201,30 @@ static inline int usbip_find_local(struct usbip_dev *d)
 	return found;
 }
 
-/* The driver bound to the local device d ("usbip-host"...), or "". */
-static inline const char *usbip_driver(const struct usbip_dev *d)
+/*
+ * The driver bound to USB device or interface NAME ("1-1", "1-1:1.0") as
+ * the last part of its driver link, in drv (size bytes); "" when unbound.
+ */
+static inline const char *usbip_driver_of(const char *name, char *drv,
+					  size_t size)
 {
-	static char drv[PATH_MAX];
 	char path[PATH_MAX];
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/driver",
-		 d->busid);
-	n = readlink(path, drv, sizeof(drv) - 1);
+	snprintf(path, sizeof(path), "/sys/bus/usb/devices/%s/driver", name);
+	n = readlink(path, drv, size - 1);
 	if (n < 0)
 		return "";
 	drv[n] = '\0';
 	return strrchr(drv, '/') ? strrchr(drv, '/') + 1 : drv;
+}
+
+/* The driver bound to the local device d ("usbip-host"...), or "". */
+static inline const char *usbip_driver(const struct usbip_dev *d)
+{
+	static char drv[PATH_MAX];
+
+	return usbip_driver_of(d->busid, drv, sizeof(drv));
 }
 
 /*
@@ -310,11 +320,13 @@ static inline int usbip_detach(struct usbip_dev *d)
 
 /*
  * The first node of class (/sys/class/CLASS/PREFIX*) whose device sits
- * below vhci-hcd and opens, "/dev/NAME" in node; for ktap_wait_dev().
+ * below vhci-hcd (or, when below is set, below the sysfs path part it
+ * names) and opens, "/dev/NAME" in node; for ktap_wait_dev().
  */
 struct usbip_node {
 	const char *class, *prefix;
 	char node[NAME_MAX + 16];
+	const char *below;
 };
 
 static inline int usbip_node_scan(void *arg)
@@ -332,7 +344,8 @@ static inline int usbip_node_scan(void *arg)
 		if (strncmp(e->d_name, w->prefix, strlen(w->prefix)))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (!realpath(path, real) || !strstr(real, "vhci_hcd"))
+		if (!realpath(path, real) ||
+		    !strstr(real, w->below ? w->below : "vhci_hcd"))
 			continue;
 		snprintf(w->node, sizeof(w->node), "/dev/%s%s",
 			 strcmp(w->class, "input") ? "" : "input/",

@@ -130,7 +130,7 @@ static int text_shows_cbw(int fd)
 
 static void run(void)
 {
-	struct usbip_node sd = { "block", "sd", "" };
+	struct usbip_node sd = { "block", "sd", "", NULL };
 	struct mon_bin_stats st = { 0 };
 	unsigned char *ring = MAP_FAILED;
 	char text[64];
