@@ -3,7 +3,7 @@
  * slurp.h - read a small file (sysfs, debugfs, procfs, a pseudo
  * filesystem's control file) whole into a buffer, for the tests that
  * compare such files' text; read_line() takes a one-line attribute,
- * put_text() writes one.
+ * put_text() writes one; task_state() reads a thread's scheduler state.
  */
 #ifndef BKLFREE_SLURP_H
 #define BKLFREE_SLURP_H
@@ -79,6 +79,21 @@ static inline int put_text(const char *path, const char *s)
 		return 0;
 	errno = err;
 	return -1;
+}
+
+/*
+ * The scheduler state of thread tid of this process, from
+ * /proc/self/task/TID/stat ('R', 'S', 'D', ...), or 0 when it is gone.
+ */
+static inline char task_state(pid_t tid)
+{
+	char path[64], buf[512], *p;
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d/stat", (int)tid);
+	if (!read_line(path, buf, sizeof(buf)))
+		return 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
 }
 
 #endif /* BKLFREE_SLURP_H */

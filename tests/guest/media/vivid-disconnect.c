@@ -41,6 +41,7 @@
 #include <linux/videodev2.h>
 
 #include "ktap.h"
+#include "slurp.h"
 
 #ifndef V4L2_EVENT_DISCONNECT
 #define V4L2_EVENT_DISCONNECT 0x100
@@ -122,29 +123,15 @@ static void *wait_thread(void *arg)
 static int start_asleep(struct waiter *w)
 {
 	struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
-	char path[64], buf[256];
 	int i;
 
 	if (pipe(w->done_pipe) || pthread_create(&w->thread, NULL, wait_thread, w))
 		return 0;
 	for (i = 0; i < 300; i++) {
 		pid_t tid = __atomic_load_n(&w->tid, __ATOMIC_ACQUIRE);
-		int fd;
-		ssize_t n;
-		char *p;
 
 		nanosleep(&tick, NULL);
-		if (!tid)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
-		fd = open(path, O_RDONLY);
-		n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && p[2] == 'S')
+		if (tid && task_state(tid) == 'S')
 			return 1;
 	}
 	return 0;
