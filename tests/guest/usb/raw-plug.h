@@ -5,7 +5,8 @@
  * the device's ids, the driver bound to it and its node; unplugging it and
  * waiting for both to go, also under a reader blocked in read() (the
  * test's run() installs on_usr1 for SIGUSR1 without SA_RESTART, which
- * ends a read left blocked). Shared by usb/raw-vendor and usb/roccat.
+ * ends a read left blocked). Shared by usb/raw-vendor, usb/roccat and the
+ * uvc tests.
  */
 #ifndef BKLFREE_USB_RAW_PLUG_H
 #define BKLFREE_USB_RAW_PLUG_H
@@ -114,6 +115,7 @@ static inline int bound(void *arg)
 	struct plug *p = arg;
 	char drv[64], dir[320];
 	struct dirent *de;
+	int v4l = 0;
 	DIR *d;
 
 	if (!find_intf(p))
@@ -125,14 +127,29 @@ static inline int bound(void *arg)
 		snprintf(p->path, sizeof(p->path), "%s", p->node);
 		return !access(p->path, F_OK);
 	}
+	/*
+	 * A USB class driver's node (usbmisc), or a video driver's first
+	 * node (video4linux, index 0: uvcvideo's capture node, not its
+	 * metadata node).
+	 */
 	snprintf(dir, sizeof(dir), "/sys/bus/usb/devices/%s/usbmisc", p->intf);
 	d = opendir(dir);
+	if (!d) {
+		snprintf(dir, sizeof(dir), "/sys/bus/usb/devices/%s/video4linux",
+			 p->intf);
+		d = opendir(dir);
+		v4l = 1;
+	}
 	if (!d)
 		return 0;
 	while ((de = readdir(d))) {
-		char *c;
+		char *c, index[16], attr[600];
 
 		if (de->d_name[0] == '.')
+			continue;
+		snprintf(attr, sizeof(attr), "%s/%s/index", dir, de->d_name);
+		if (v4l && (!read_line(attr, index, sizeof(index)) ||
+			    strcmp(index, "0")))
 			continue;
 		/* "usb/adutux%d" is named "usb!adutux0" in sysfs */
 		for (c = de->d_name; *c; c++)

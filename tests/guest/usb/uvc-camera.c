@@ -42,7 +42,7 @@
 #define FRAMES		3
 
 static const uint8_t vc[] = UVC_VC_DESCRIPTORS(0);	/* no controls */
-static const struct rd_device camera = UVC_CAMERA(vc, uvc_stream_control);
+static const struct rd_device camera = UVC_CAMERA("uvc", 0x0102, vc, uvc_stream_control);
 
 static char stats_path[300];
 static char text[1024];
@@ -102,9 +102,9 @@ static int describes_camera(int fd)
 	     cap.device_caps & V4L2_CAP_VIDEO_CAPTURE &&
 	     cap.device_caps & V4L2_CAP_STREAMING;
 	ok = !xioctl(fd, VIDIOC_G_FMT, &f) && ok &&
-	     f.fmt.pix.width == WIDTH && f.fmt.pix.height == HEIGHT &&
+	     f.fmt.pix.width == UVC_WIDTH && f.fmt.pix.height == UVC_HEIGHT &&
 	     f.fmt.pix.pixelformat == V4L2_PIX_FMT_YUYV &&
-	     f.fmt.pix.sizeimage == FRAME;
+	     f.fmt.pix.sizeimage == UVC_FRAME;
 	if (!ok)
 		ktap_diag("querycap '%s' caps 0x%x; fmt %ux%u '%.4s' %u bytes",
 			  (char *)cap.driver, cap.device_caps, f.fmt.pix.width,
@@ -175,8 +175,8 @@ static int stream_frames(int fd)
 			break;
 		}
 		f = map[b.index];
-		if (b.bytesused != FRAME || b.flags & V4L2_BUF_FLAG_ERROR ||
-		    memchr_inv_byte(f, f[0], FRAME) || (int)f[0] <= last) {
+		if (b.bytesused != UVC_FRAME || b.flags & V4L2_BUF_FLAG_ERROR ||
+		    memchr_inv_byte(f, f[0], UVC_FRAME) || (int)f[0] <= last) {
 			ktap_diag("frame %d: %u bytes, flags 0x%x, first byte %u after %d",
 				  got, b.bytesused, b.flags, f[0], last);
 			ok = 0;
@@ -187,7 +187,7 @@ static int stream_frames(int fd)
 	}
 	xioctl(fd, VIDIOC_STREAMOFF, &type);
 	for (i = 0; i < 2; i++)
-		munmap(map[i], FRAME);
+		munmap(map[i], UVC_FRAME);
 	return ok;
 }
 

@@ -14,9 +14,13 @@
  * frame) and the frame, whose bytes are its sequence number.
  * UVC_VC_DESCRIPTORS(CT0) is the VideoControl interface with the camera
  * terminal controls of bitmap CT0 (the first byte of its bmControls, 0 for
- * none); UVC_CAMERA(VC, CONTROL) the device, with VC's descriptors and
- * CONTROL answering its class requests. Shared by usb/uvc-camera and
- * usb/uvc-disconnect-race.
+ * none); UVC_CAMERA(NAME, PID, VC, CONTROL) the device: NAME in the tests'
+ * messages, its product id PID (uvcvideo binds by interface class, so each
+ * test's camera can have its own), VC an array (its sizeof is taken) of
+ * those descriptors, CONTROL answering its class requests. The emulator is
+ * a forked child: a CONTROL hook may use the files the test opened before
+ * plugging the camera in (rd_device.close_fds is 0). Shared by
+ * usb/uvc-camera and usb/uvc-disconnect-race.
  */
 #ifndef BKLFREE_USB_UVC_DEVICE_H
 #define BKLFREE_USB_UVC_DEVICE_H
@@ -27,11 +31,11 @@
 
 #include "usb/raw-device.h"
 
-#define WIDTH		16
-#define HEIGHT		8
-#define FRAME		(WIDTH * HEIGHT * 2)	/* YUYV */
-#define INTERVAL	333333			/* 100 ns units: 30 fps */
-#define PROBE_SIZE	26			/* UVC 1.0 probe/commit */
+#define UVC_WIDTH		16
+#define UVC_HEIGHT		8
+#define UVC_FRAME		(UVC_WIDTH * UVC_HEIGHT * 2)	/* YUYV */
+#define UVC_INTERVAL	333333			/* 100 ns units: 30 fps */
+#define UVC_PROBE_SIZE	26			/* UVC 1.0 probe/commit */
 
 /* Interface 0, VideoControl: a camera terminal (1) feeds output terminal 2. */
 #define UVC_VC_DESCRIPTORS(ct0) {					\
@@ -60,11 +64,11 @@ static const uint8_t uvc_vs[] = {
 	16, 1, 0, 0, 0, 0,
 	/* 16x8, bit rates, 256-byte buffer, 30 fps only */
 	30, USB_DT_CS_INTERFACE, UVC_VS_FRAME_UNCOMPRESSED, 1, 0,
-	WIDTH, 0, HEIGHT, 0,
+	UVC_WIDTH, 0, UVC_HEIGHT, 0,
 	0x00, 0xf0, 0x00, 0x00, 0x00, 0xf0, 0x00, 0x00,	/* 61440 bit/s */
-	FRAME & 0xff, FRAME >> 8, 0, 0,
-	INTERVAL & 0xff, (INTERVAL >> 8) & 0xff, INTERVAL >> 16, 0,
-	1, INTERVAL & 0xff, (INTERVAL >> 8) & 0xff, INTERVAL >> 16, 0,
+	UVC_FRAME & 0xff, UVC_FRAME >> 8, 0, 0,
+	UVC_INTERVAL & 0xff, (UVC_INTERVAL >> 8) & 0xff, UVC_INTERVAL >> 16, 0,
+	1, UVC_INTERVAL & 0xff, (UVC_INTERVAL >> 8) & 0xff, UVC_INTERVAL >> 16, 0,
 };
 
 static inline void uvc_put32(uint8_t *p, uint32_t v)
@@ -76,16 +80,16 @@ static inline void uvc_put32(uint8_t *p, uint32_t v)
 }
 
 /* In the emulator: the probe/commit state the host negotiates. */
-static uint8_t uvc_probe[PROBE_SIZE];
+static uint8_t uvc_probe[UVC_PROBE_SIZE];
 
 /* Format 1, frame 1, 30 fps; one payload carries header and frame. */
 static inline void uvc_probe_fix(uint8_t *c)
 {
 	c[2] = 1;				/* bFormatIndex */
 	c[3] = 1;				/* bFrameIndex */
-	uvc_put32(c + 4, INTERVAL);		/* dwFrameInterval */
-	uvc_put32(c + 18, FRAME);		/* dwMaxVideoFrameSize */
-	uvc_put32(c + 22, 2 + FRAME);		/* dwMaxPayloadTransferSize */
+	uvc_put32(c + 4, UVC_INTERVAL);		/* dwFrameInterval */
+	uvc_put32(c + 18, UVC_FRAME);		/* dwMaxVideoFrameSize */
+	uvc_put32(c + 22, 2 + UVC_FRAME);		/* dwMaxPayloadTransferSize */
 }
 
 static inline int uvc_stream_control(struct rd_emu *e,
@@ -93,7 +97,7 @@ static inline int uvc_stream_control(struct rd_emu *e,
 				     const uint8_t *out, unsigned int outlen,
 				     uint8_t *in)
 {
-	unsigned int cs = c->wValue >> 8, n = PROBE_SIZE;
+	unsigned int cs = c->wValue >> 8, n = UVC_PROBE_SIZE;
 
 	(void)e;
 	if ((c->wIndex & 0xff) != 1 ||
@@ -126,18 +130,18 @@ static inline int uvc_fill(struct rd_emu *e, unsigned int i, uint8_t *buf,
 
 	(void)e;
 	(void)i;
-	if (max < 2 + FRAME)
+	if (max < 2 + UVC_FRAME)
 		return -1;
 	buf[0] = 2;
 	buf[1] = UVC_STREAM_EOH | UVC_STREAM_EOF | (frame & 1 ? UVC_STREAM_FID : 0);
-	memset(buf + 2, frame & 0xff, FRAME);
+	memset(buf + 2, frame & 0xff, UVC_FRAME);
 	frame++;
-	return 2 + FRAME;
+	return 2 + UVC_FRAME;
 }
 
-#define UVC_CAMERA(vc, control_hook) {					\
-	.name = "uvc",							\
-	.vid = 0x1d6b, .pid = 0x0102, .bcd = 0x0100, /* webcam gadget's ids */ \
+#define UVC_CAMERA(test_name, product_id, vc, control_hook) {		\
+	.name = (test_name),						\
+	.vid = 0x1d6b, .pid = (product_id), .bcd = 0x0100, /* webcam gadget's vendor */ \
 	.if_class = USB_CLASS_VIDEO, .if_subclass = UVC_SC_VIDEOSTREAMING, \
 	.extra = uvc_vs, .extra_len = sizeof(uvc_vs),			\
 	.pre = (vc), .pre_len = sizeof(vc), .pre_interfaces = 1,	\

@@ -19,10 +19,16 @@
  *   clears V4L2_FL_REGISTERED and v4l2_event_wake_all() runs while "disc"
  *   is not yet subscribed. Then the emulator answers the GET_CUR, "ctrl"
  *   returns and "disc" adds its subscription.
- * - VIDIOC_DQEVENT on the handle must give the disconnect event: 0502
- *   marks the handle when v4l2_event_wake_all() passes it and a later
- *   subscription queues the event itself. Without that, the subscriber
- *   sees ENODEV and never learns why.
+ *   The unbind must end with both threads still waiting (the window was
+ *   open across it), and the control event must carry its value (the
+ *   GET_CUR was answered, not timed out).
+ * - VIDIOC_DQEVENT on the handle (core 0503 serves it after the unplug)
+ *   must give the control event, then the disconnect event, then ENODEV:
+ *   0502 marks the handle when v4l2_event_wake_all() passes it, and a later
+ *   subscription queues the event itself. With the fh->disconnected check
+ *   in v4l2_event_subscribe() reverted (drivers/media/v4l2-core/v4l2-event.c,
+ *   the three lines after "Too late for v4l2_event_wake_all()"), the
+ *   dequeue gives the control event, then ENODEV: the case fails.
  * On a kernel without 0502 the subscription is refused (EINVAL: uvcvideo
  * knows only control events) and the case fails: the baseline's finding.
  */
@@ -39,7 +45,6 @@
 #define V4L2_EVENT_DISCONNECT 0x100
 #endif
 
-#define NODE		"/dev/video0"
 #define UVCVIDEO	"/sys/bus/usb/drivers/uvcvideo"
 #define CT_AE_PRIORITY	(1 << 2)	/* bmControls bit of UVC_CT_AE_PRIORITY_CONTROL */
 #define HOLD_MS		4000		/* below uvcvideo's 5 s control timeout */
@@ -48,12 +53,13 @@
 static const uint8_t vc[] = UVC_VC_DESCRIPTORS(CT_AE_PRIORITY);
 
 /*
- * In the emulator: the GET_CUR of AE priority waits for a byte on the
- * pipe the test holds (at most HOLD_MS), then answers 0 (off). The
- * control's other requests (GET_INFO at probe) are refused; uvcvideo then
- * keeps its defaults.
+ * In the emulator (a forked child, which keeps the test's files): GET_INFO
+ * of AE priority says GET and SET are supported; its GET_CUR waits for a
+ * byte on the pipe the test holds, then answers 0 (off), or is stalled
+ * when no byte came within HOLD_MS. Other requests of the control unit
+ * are stalled.
  */
-static int hold[2];
+static int hold[2] = { -1, -1 };
 
 static int camera_control(struct rd_emu *e, const struct usb_ctrlrequest *c,
 			  const uint8_t *out, unsigned int outlen, uint8_t *in)
@@ -64,15 +70,21 @@ static int camera_control(struct rd_emu *e, const struct usb_ctrlrequest *c,
 	if ((c->wIndex & 0xff) != 0)
 		return uvc_stream_control(e, c, out, outlen, in);
 	if (c->wIndex >> 8 != 1 || c->wValue >> 8 != UVC_CT_AE_PRIORITY_CONTROL ||
-	    c->bRequest != UVC_GET_CUR || c->wLength < 1)
+	    c->wLength < 1)
 		return -1;
-	if (poll(&p, 1, HOLD_MS) == 1 && read(hold[0], &b, 1) != 1)
+	if (c->bRequest == UVC_GET_INFO) {
+		in[0] = UVC_CONTROL_CAP_GET | UVC_CONTROL_CAP_SET;
+		return 1;
+	}
+	if (c->bRequest != UVC_GET_CUR ||
+	    poll(&p, 1, HOLD_MS) != 1 || read(hold[0], &b, 1) != 1)
 		return -1;
 	in[0] = 0;
 	return 1;
 }
 
-static const struct rd_device camera = UVC_CAMERA(vc, camera_control);
+static const struct rd_device camera =
+	UVC_CAMERA("uvc-race", 0x0103, vc, camera_control);
 
 struct sub {
 	int fd;
@@ -93,67 +105,86 @@ static void *subscribe(void *arg)
 	return NULL;
 }
 
-/* Thread t until it sleeps uninterruptibly in the kernel, at most ms. */
+/* Thread t (tid) has not returned and sleeps uninterruptibly. */
+static int still_waiting(struct sub *t, pid_t tid)
+{
+	return tid && !__atomic_load_n(&t->done, __ATOMIC_ACQUIRE) &&
+	       task_state(tid) == 'D';
+}
+
+/* Wait (at most ms) until thread t sleeps uninterruptibly in the kernel. */
 static int sleeps_in_kernel(struct sub *t, unsigned int ms)
 {
 	long long end = ktap_now_ms() + ms;
 	pid_t tid;
 
-	while (ktap_now_ms() < end && !__atomic_load_n(&t->done, __ATOMIC_ACQUIRE)) {
+	for (;;) {
 		tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
-		if (tid && task_state(tid) == 'D')
+		if (still_waiting(t, tid))
 			return 1;
+		if (ktap_now_ms() >= end || __atomic_load_n(&t->done, __ATOMIC_ACQUIRE))
+			return 0;
 		usleep(2000);
 	}
-	return 0;
 }
 
 /* The GET_CUR of AE priority reached the emulator, within ms. */
 static int get_cur_held(struct plug *p, unsigned int ms)
 {
-	long long end = ktap_now_ms() + ms;
+	long long end = ktap_now_ms() + ms, left;
 	struct rd_msg m;
 
-	while (ktap_now_ms() < end)
-		if (!rd_next(p->e, RD_CONTROL, 0, (unsigned int)(end - ktap_now_ms()), &m))
+	while ((left = end - ktap_now_ms()) > 0) {
+		if (!rd_next(p->e, RD_CONTROL, 0, (unsigned int)left, &m))
 			return 0;
-		else if (m.setup.bRequest == UVC_GET_CUR && !(m.setup.wIndex & 0xff) &&
-			 m.setup.wValue >> 8 == UVC_CT_AE_PRIORITY_CONTROL)
+		if (m.setup.bRequest == UVC_GET_CUR && !(m.setup.wIndex & 0xff) &&
+		    m.setup.wValue >> 8 == UVC_CT_AE_PRIORITY_CONTROL)
 			return 1;
+	}
 	return 0;
 }
 
-/* Every event queued on fd: 1 when one of them is the disconnect. */
+/*
+ * What fd dequeues: the control event with its value, the disconnect
+ * event, then ENODEV (nothing left on an unplugged node). What came is
+ * written to seen.
+ */
 static int dequeues_disconnect(int fd, char *seen, size_t n)
 {
-	struct v4l2_event ev;
+	struct v4l2_event ev[3];
+	int got = 0, err = 0;
 	size_t used = 0;
-	int found = 0, i;
 
 	seen[0] = '\0';
-	for (i = 0; i < 8 && !ioctl(fd, VIDIOC_DQEVENT, &ev); i++) {
-		found |= ev.type == V4L2_EVENT_DISCONNECT;
-		used += (size_t)snprintf(seen + used, n - used, " 0x%x", ev.type);
-		if (used >= n)
+	while (got < 3) {
+		if (ioctl(fd, VIDIOC_DQEVENT, &ev[got])) {
+			err = errno;
 			break;
+		}
+		used += (size_t)snprintf(seen + used, n - used, " 0x%x",
+					 ev[got].type);
+		got++;
 	}
-	snprintf(seen + strlen(seen), n - strlen(seen), "; then %s", strerror(errno));
-	return found;
+	snprintf(seen + used, n - used, "; then %s", err ? strerror(err) : "more");
+	return got == 2 && err == ENODEV &&
+	       ev[0].type == V4L2_EVENT_CTRL &&
+	       ev[0].u.ctrl.changes & V4L2_EVENT_CTRL_CH_VALUE &&
+	       ev[1].type == V4L2_EVENT_DISCONNECT;
 }
 
 #define CASES 3
 
 static void run(void)
 {
-	struct plug p = { .dev = &camera, .driver = "uvcvideo", .node = NODE };
+	struct plug p = { .dev = &camera, .driver = "uvcvideo" };
 	struct sub ctrl = { .s = { .type = V4L2_EVENT_CTRL,
 				   .id = V4L2_CID_EXPOSURE_AUTO_PRIORITY,
 				   .flags = V4L2_EVENT_SUB_FL_SEND_INITIAL } };
 	struct sub disc = { .s = { .type = V4L2_EVENT_DISCONNECT } };
 	char seen[200];
-	int fd = -1, held, started = 0, blocked = 0, unbound = 0, ok;
+	int fd = -1, held, started = 0, unbound = 0, open_across = 0, ok;
 
-	if (pipe(hold) || !plug_in(&p, NULL))
+	if (pipe2(hold, O_CLOEXEC) || !plug_in(&p, NULL))
 		goto out;
 	fd = open_node(&p, O_RDWR | O_NONBLOCK);
 	ctrl.fd = disc.fd = fd;
@@ -164,17 +195,26 @@ static void run(void)
 	held = get_cur_held(&p, 3000) && sleeps_in_kernel(&ctrl, 1000);
 	if (!held)
 		ktap_diag("control subscription: %s",
-			  ctrl.done ? "returned without waiting" : "no held GET_CUR seen");
+			  __atomic_load_n(&ctrl.done, __ATOMIC_ACQUIRE) ?
+			  "returned without waiting" : "no held GET_CUR seen");
 	ktap_ok(held, "uvc race: the control subscription waits for the held GET_CUR");
 	if (held && !pthread_create(&disc.thread, NULL, subscribe, &disc)) {
 		started = 1;
-		blocked = sleeps_in_kernel(&disc, 1000);
-		if (blocked)
+		if (sleeps_in_kernel(&disc, 1000)) {
 			unbound = !put_text(UVCVIDEO "/unbind", p.intf);
-		if (!unbound)
-			ktap_diag("disconnect subscription %s; unbind %s: %s",
-				  blocked ? "blocked" : "not blocked", p.intf,
-				  blocked ? strerror(errno) : "not tried");
+			if (!unbound)
+				ktap_perror("unbind");
+			/* Both still waiting: the unregister ran inside the window. */
+			open_across = unbound && still_waiting(&ctrl, ctrl.tid) &&
+				      still_waiting(&disc, disc.tid);
+			if (unbound && !open_across)
+				ktap_diag("a subscriber returned before the unbind ended");
+		} else {
+			ktap_diag("the disconnect subscription did not wait: %s",
+				  !__atomic_load_n(&disc.done, __ATOMIC_ACQUIRE) ?
+				  "not asleep" :
+				  disc.ret ? strerror(disc.err) : "returned 0");
+		}
 	}
 	/* Let the GET_CUR be answered; both subscriptions return. */
 	if (write(hold[1], "x", 1) != 1)
@@ -182,20 +222,24 @@ static void run(void)
 	pthread_join(ctrl.thread, NULL);
 	if (started)
 		pthread_join(disc.thread, NULL);
+	if (ctrl.ret)
+		ktap_diag("control subscription: %s", strerror(ctrl.err));
 	if (started && disc.ret)
 		ktap_diag("disconnect subscription: %s", strerror(disc.err));
-	ktap_ok(unbound && !disc.ret,
+	ktap_ok(open_across && !ctrl.ret && !disc.ret,
 		"uvc race: a DISCONNECT subscription blocked across the unbind succeeds");
 	ok = 0;
-	if (unbound && !disc.ret) {
+	if (open_across && !disc.ret) {
 		ok = dequeues_disconnect(fd, seen, sizeof(seen));
 		ktap_diag("events dequeued:%s", seen);
 	}
-	ktap_ok(ok, "uvc race: that late subscription dequeues V4L2_EVENT_DISCONNECT");
+	ktap_ok(ok, "uvc race: then DQEVENT gives the control event, V4L2_EVENT_DISCONNECT, ENODEV");
 out:
 	if (fd >= 0)
 		close(fd);
 	unplug(&p);
+	close(hold[0]);
+	close(hold[1]);
 	while (ktap_count < CASES + 1)
 		ktap_ok(0, "uvc race: case not reached");
 }
