@@ -3,9 +3,10 @@
 # scripts/lab/boot.sh on bad input, with the real baseline kernel: an unknown
 # or malformed profile and a missing QEMU are refused with one clear line;
 # a guest that never finishes is killed at its timeout and reported as a
-# hang with its console kept; a guest that panics is reported as a panic.
+# hang with its console kept; a guest that panics is reported as a panic;
+# scripts/lab/matrix.sh refuses a MATRIX_LANES that is not a count.
 . "$TOP/tests/host/ktap.sh"
-ktap_plan 7
+ktap_plan 8
 
 [ -f "$BUILD/kernel/baseline/vmlinux" ] && [ -f "$BUILD/initramfs/base.cpio" ] ||
 	ktap_bail "no baseline kernel or initramfs: run 'make build initramfs'"
@@ -65,4 +66,11 @@ ktap_ok $? "a guest kernel panic is reported as a panic" ||
 	ktap_diag "$(cat "$w/out")"
 grep -q '^reason=.*Kernel panic' "$v/verdict"
 ktap_ok $? "the panic verdict quotes the panic line"
+
+MATRIX_LANES=two TOP="$w/top" RESULTS="$w/results" sh "$TOP/scripts/lab/matrix.sh" \
+	>/dev/null 2>"$w/err"
+[ $? -ne 0 ] && grep -q "^error: MATRIX_LANES must be a number of guests, 1 or more (got 'two')" "$w/err" &&
+	[ ! -e "$w/results/matrix-done" ]
+ktap_ok $? "a MATRIX_LANES that is not a count is refused before any boot" ||
+	ktap_diag "$(cat "$w/err")"
 ktap_done
