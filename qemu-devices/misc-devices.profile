@@ -36,14 +36,14 @@ kconfig=CONFIG_X86_MCELOG_LEGACY=y
 kconfig=CONFIG_SERIO=m
 kconfig=CONFIG_SERIO_RAW=m
 kconfig=CONFIG_USERIO=m
-# Bluetooth loads ecdh_generic, and with CONFIG_CRYPTO_MANAGER=m every
-# algorithm it registers waits for the crypto manager's self-test: these
-# modules are only ever asked for by request_module() (cryptomgr, the
-# default RNG "stdrng" = drbg and the hmac(sha256), hmac(sha512) the DRBG
-# and its own tests instantiate), so nothing puts them in the initramfs
-# unless named here. Without cryptomgr, crypto_wait_for_test warns
-# (crypto/api.c:170); without a stdrng, ecdh-nist-p256's key-generation
-# vector fails with -EFAULT and alg_test warns (crypto/testmgr.c:5907).
+# Bluetooth loads ecdh_generic, whose key generation takes the default RNG
+# "stdrng" (drbg, with the hmac(sha256) and hmac(sha512) it instantiates):
+# only request_module() asks for those, so nothing puts them in the
+# initramfs unless named here. cryptomgr: in a kernel with
+# CONFIG_CRYPTO_MANAGER=m every algorithm registered waits for it
+# (crypto_wait_for_test warns without it, crypto/api.c:170); the lab
+# kernels build it in and, since the fifteenth session, run no crypto
+# self-tests (kconfig/base.config), so that line only names it.
 module=cryptomgr
 module=sha256_generic
 module=sha512_generic

@@ -11,9 +11,8 @@ module=mtdram total_size=4096 erase_size=128
 module=ubi
 # UBIFS asks the crypto API for its three compressors by name when it
 # loads (request_module, not a symbol dependency): load them first, after
-# the crypto manager, which each algorithm registered waits for to test it
-# (without it crypto_wait_for_test warns, crypto/api.c:170; see
-# misc-devices.profile).
+# the crypto manager, which each algorithm registered would wait for in a
+# kernel with CONFIG_CRYPTO_MANAGER=m (see misc-devices.profile).
 module=cryptomgr
 module=lzo
 module=deflate

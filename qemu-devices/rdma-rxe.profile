@@ -18,7 +18,7 @@ module=dummy
 # rxe_register_device() allocates the "crc32" shash: crc32_generic
 # (CONFIG_CRYPTO_CRC32=m, selected by RDMA_RXE), which only
 # request_module() asks for, and with CONFIG_CRYPTO_MANAGER=m its
-# registration waits for cryptomgr's self-test (see misc-devices.profile):
+# registration would wait for cryptomgr (see misc-devices.profile):
 # neither is in the initramfs unless named here. Without them "rdma link
 # add" fails with ENOENT ("rdma_rxe: failed to init crc32 algorithm").
 module=cryptomgr
