@@ -142,7 +142,7 @@ t0=$(now)
 matrix=$(elapsed "$t0")
 nboots=$(($(echo $PROFILES | wc -w) * 2))
 rate=$(awk -v n="$nboots" -v t="$matrix" 'BEGIN { printf "%.2f", n / t }')
-printf '%-44s %s\n' "whole matrix, $nboots boots, ${MATRIX_LANES:-$(($(nproc) * 2))} at a time" "$matrix"
+printf '%-44s %s\n' "whole matrix, $nboots boots, ${MATRIX_LANES:-$(nproc)} at a time" "$matrix"
 printf '%-44s %s  (target %s: %s)\n' "matrix throughput, boots per second" "$rate" \
 	"$target_rate" "$(target "$rate" "$target_rate")"
 
