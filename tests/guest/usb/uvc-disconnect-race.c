@@ -105,9 +105,11 @@ static void *subscribe(void *arg)
 	return NULL;
 }
 
-/* Thread t (tid) has not returned and sleeps uninterruptibly. */
-static int still_waiting(struct sub *t, pid_t tid)
+/* Thread t has started, not returned, and sleeps uninterruptibly. */
+static int still_waiting(struct sub *t)
 {
+	pid_t tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
+
 	return tid && !__atomic_load_n(&t->done, __ATOMIC_ACQUIRE) &&
 	       task_state(tid) == 'D';
 }
@@ -116,16 +118,13 @@ static int still_waiting(struct sub *t, pid_t tid)
 static int sleeps_in_kernel(struct sub *t, unsigned int ms)
 {
 	long long end = ktap_now_ms() + ms;
-	pid_t tid;
 
-	for (;;) {
-		tid = __atomic_load_n(&t->tid, __ATOMIC_ACQUIRE);
-		if (still_waiting(t, tid))
-			return 1;
+	while (!still_waiting(t)) {
 		if (ktap_now_ms() >= end || __atomic_load_n(&t->done, __ATOMIC_ACQUIRE))
 			return 0;
 		usleep(2000);
 	}
+	return 1;
 }
 
 /* The GET_CUR of AE priority reached the emulator, within ms. */
@@ -205,8 +204,8 @@ static void run(void)
 			if (!unbound)
 				ktap_perror("unbind");
 			/* Both still waiting: the unregister ran inside the window. */
-			open_across = unbound && still_waiting(&ctrl, ctrl.tid) &&
-				      still_waiting(&disc, disc.tid);
+			open_across = unbound && still_waiting(&ctrl) &&
+				      still_waiting(&disc);
 			if (unbound && !open_across)
 				ktap_diag("a subscriber returned before the unbind ended");
 		} else {
