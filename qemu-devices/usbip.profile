@@ -20,6 +20,7 @@ cmdline=bklfree.fio=blk:bklfree-usbip:direct:1024
 # round trip through four kernel threads, and in one matrix run (two
 # guests at once) a 100 ms key never reached evdev; why is not settled.
 inject=usbip-key sendkey a 1000
+timing=the injected key must reach evdev through usbip's TCP round trips while it is held
 tool=/usr/sbin/usbip
 tool=/usr/sbin/usbipd
 tool=/usr/bin/fio

@@ -91,12 +91,13 @@ check_profiles() {
 
 # check_peer NAME: qemu-devices/peers/NAME.profile is a valid profile with
 # none of the keys a peer cannot use: kconfig= (the union config reads
-# only qemu-devices/), optional=, hostcheck=, inject=, peer=, and image=
+# only qemu-devices/), optional=, hostcheck=, inject=, peer=, timing=
+# (the booting profile's pass counts), and image=
 # lines with a maker (a peer's images are lab patterns).
 check_peer() {
 	_f="$TOP/qemu-devices/peers/$1.profile"
 	"$TOOLS/profile" "$_f" || exit 1
-	for _k in kconfig optional hostcheck inject peer; do
+	for _k in kconfig optional hostcheck inject peer timing; do
 		[ -z "$(profile_get "peers/$1" "$_k")" ] ||
 			die "peer profile '$_f' has $_k= lines, which a peer cannot use"
 	done
