@@ -37,7 +37,7 @@ echo "== affs fuzz: $count images per kernel, seed ${seed:-from the profile}, ke
 status=0
 summary=
 for k in $kernels; do
-	AFFS_FUZZ_COUNT=$count AFFS_FUZZ_SEED=$seed BOOT_TIMEOUT=$timeout \
+	BOOT_REUSE=0 AFFS_FUZZ_COUNT=$count AFFS_FUZZ_SEED=$seed BOOT_TIMEOUT=$timeout \
 		"$TOP/scripts/lab/boot.sh" "$k" affs-fuzz || status=1
 	run="$RESULTS/$k/affs-fuzz"
 	v=$(kv "$run/verdict" verdict)

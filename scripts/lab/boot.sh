@@ -18,14 +18,53 @@ command -v "$QEMU" >/dev/null ||
 
 here=$(cd "$(dirname "$0")" && pwd)
 run="$RESULTS/$kernel/$profile"
+
+# boot_done VERDICT WALL NOTE: the boot's progress line; under the matrix
+# "n/N", boots done of all (counted under a lock).
+boot_done() {
+	n=
+	if [ -n "${MATRIX_DONE:-}" ]; then
+		n="$(flock "$MATRIX_DONE" sh -c 'echo "$1" >>"$0" && wc -l <"$0"' \
+			"$MATRIX_DONE" "$kernel $profile")/$MATRIX_TOTAL "
+	fi
+	progress boot "$(printf '%s%-9s %-12s %-6s %5s s  %s' "$n" "$kernel" "$profile" "$1" "$2" "$3")"
+}
+
+# This boot's initramfs (the shared base, the profile's tests and modules)
+# and the peer's, made first in a folder of their own: a boot whose
+# inputs (lib.sh, boot_inputs) are the last boot's is not run again. Its
+# results stay, with a file "reused" saying when; only a pass, fail or
+# skip is reused, and BOOT_REUSE=0 boots anyway (make check and make
+# bench always do).
+next="$RESULTS/$kernel/.next-$profile"
+rm -rf "$next"
+mkdir -p "$next"
+cd "$next" || exit 1
+profile_initrd "$kernel" "$profile" initrd.cpio || exit 1
+peer=$(profile_get "$profile" peer)
+if [ -n "$peer" ]; then
+	mkdir peer-inputs
+	(cd peer-inputs && profile_initrd "$kernel" "peers/$peer" initrd.cpio) || exit 1
+fi
+boot_inputs "$kernel" "$profile" ${peer:+peer-inputs/initrd.cpio.list} >inputs ||
+	die "cannot list the inputs of the boot of '$profile' on '$kernel'"
+rm -rf peer-inputs
+last=$(kv "$run/verdict" verdict)
+case ${BOOT_REUSE:-1}:$last in
+1:pass | 1:fail | 1:skip)
+	if cmp -s inputs "$run/inputs"; then
+		cd "$RESULTS" && rm -rf "$next"
+		date -u +%Y-%m-%dT%H:%M:%SZ >"$run/reused"
+		boot_done "$last" "$(kv "$run/verdict" wall)" "reused: inputs unchanged since that boot ($run/inputs)"
+		exit 0
+	fi
+	;;
+esac
 rm -rf "$run"
-mkdir -p "$run"
+mv "$next" "$run"
 cd "$run" || exit 1
 
 profile_images "$profile"
-
-# This boot's initramfs: the shared base, the profile's tests and modules.
-profile_initrd "$kernel" "$profile" initrd.cpio || exit 1
 
 cmdline=$(profile_cmdline "$profile")
 # BOOT_TIMEOUT overrides the profile's timeout (make fuzz-affs runs longer).
@@ -66,7 +105,6 @@ fi
 # Guests and cores: the matrix runs MATRIX_LANES boots at once; a boot
 # with a peer runs two guests, so it takes the guest lock of the results
 # alone (exclusive), every other boot shares it.
-peer=$(profile_get "$profile" peer)
 exec 9>>"$RESULTS/.guests.lock"
 if [ -z "$peer" ]; then
 	flock -s 9
@@ -154,11 +192,5 @@ cat >result.json <<EOT
            "log_path": "$kernel/$profile/console.log"}
 }
 EOT
-# Under the matrix, "n/N": boots done of all (counted under a lock).
-n=
-if [ -n "${MATRIX_DONE:-}" ]; then
-	n="$(flock "$MATRIX_DONE" sh -c 'echo "$1" >>"$0" && wc -l <"$0"' \
-		"$MATRIX_DONE" "$kernel $profile")/$MATRIX_TOTAL "
-fi
-progress boot "$(printf '%s%-9s %-12s %-6s %5s s  %s' "$n" "$kernel" "$profile" "$v" "$wall" "$(sed -n 's/^reason=//p' verdict)")"
+boot_done "$v" "$wall" "$(sed -n 's/^reason=//p' verdict)"
 [ "$v" != hang ] || progress boot "  console kept in $run/console.log"

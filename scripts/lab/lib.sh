@@ -222,6 +222,57 @@ profile_initrd() {
 	cat "$_base" "$_out.part" >"$_out" && rm -f "$_out.part"
 }
 
+# image_sum FILE: FILE's sha256, kept beside it in FILE.sha256 while that
+# is newer than FILE (a kernel image is hashed once per build, not once
+# per boot); where FILE's folder is read-only it is hashed each time.
+image_sum() {
+	if [ ! "$1.sha256" -nt "$1" ]; then
+		_s=$(sha256sum <"$1") || return 1
+		{ echo "$_s" >"$1.sha256.$$" && mv "$1.sha256.$$" "$1.sha256"; } 2>/dev/null
+		echo "$_s"
+		return 0
+	fi
+	cat "$1.sha256"
+}
+
+# boot_inputs KERNEL PROFILE [PEER-LIST]: everything one boot's outcome
+# depends on, as text (boot.sh compares it with the last boot's; run in
+# the folder where profile_initrd wrote initrd.cpio.list): the kernel
+# image, the shared initramfs and every file packed beside it, the
+# profile's text, the peer's (PEER-LIST: its initramfs list), QEMU's
+# version and arguments, the lab scripts and tools that run and judge the
+# boot, the image makers and host checks, and the host programs tool=
+# lines share with their packages' state.
+boot_inputs() {
+	_k=$1 _p=$2 _pl=${3:-}
+	echo "kernel $(image_sum "$(profile_image "$_k" "$_p")")"
+	echo "base $(image_sum "$BUILD/initramfs/base.cpio")"
+	cat initrd.cpio.list ${_pl:+"$_pl"}
+	# shellcheck disable=SC2046 # the packed files' paths have no spaces
+	sha256sum $(awk '$1 == "file" { print $3 }' initrd.cpio.list ${_pl:+"$_pl"} | sort -u)
+	cat "$TOP/qemu-devices/$_p.profile"
+	_peer=$(profile_get "$_p" peer)
+	[ -z "$_peer" ] || cat "$TOP/qemu-devices/peers/$_peer.profile"
+	"$QEMU" --version | head -n 1
+	echo "$(qemu_accel) $LAB_MACHINE $LAB_MEMORY_MIB $LAB_APPEND"
+	echo "timeout ${BOOT_TIMEOUT:-} $(profile_cmdline "$_p")"
+	# What tools/affs/affs-fuzz, an image maker, reads from the environment.
+	echo "affs-fuzz ${AFFS_FUZZ_COUNT:-} ${AFFS_FUZZ_SEED:-}"
+	profile_qemu_args "$_p"
+	_here=$(dirname "$0")
+	sha256sum "$_here/boot.sh" "$_here/boot-peer.sh" "$_here/lib.sh" "$TOOLS/verdict" \
+		"$TOOLS/profile" "$TOOLS/mkpattern"
+	{
+		profile_get "$_p" image | awk 'NF > 2 { print $3 }'
+		profile_get "$_p" hostcheck | cut -d' ' -f1
+	} | sort -u | while read -r _t; do sha256sum "$TOOLS/$_t"; done
+	_tools=$(profile_get "$_p" tool; [ -z "$_peer" ] || profile_get "peers/$_peer" tool)
+	if [ -n "$_tools" ]; then
+		# shellcheck disable=SC2086 # absolute paths, no spaces
+		sha256sum $(echo "$_tools" | sort -u) /var/lib/dpkg/status
+	fi
+}
+
 # run_qemu ACCEL KERNEL INITRD CMDLINE SECONDS [QEMU-ARGS...]: boot a lab
 # kernel image (kernel_image) with INITRD in the current directory, console
 # in console.log, QEMU's own messages in qemu.stderr. Returns QEMU's status;

@@ -17,12 +17,14 @@
 : "${KERNELS:=baseline patched}"
 : "${MATRIX_CORES:=$(nproc)}"
 : "${MATRIX_LANES:=$((2 * MATRIX_CORES))}"
-for v in MATRIX_LANES MATRIX_CORES; do
-	eval "n=\$$v"
-	case $n in
-	'' | *[!0-9]* | 0) die "$v must be a number of guests, 1 or more (got '$n')" ;;
+# need_count NAME VALUE
+need_count() {
+	case $2 in
+	'' | *[!0-9]* | 0) die "$1 must be a number of guests, 1 or more (got '$2')" ;;
 	esac
-done
+}
+need_count MATRIX_LANES "$MATRIX_LANES"
+need_count MATRIX_CORES "$MATRIX_CORES"
 [ "$MATRIX_CORES" -le "$MATRIX_LANES" ] || MATRIX_CORES=$MATRIX_LANES
 PROFILES=$("$TOP/scripts/lab/profiles.sh") || exit 1
 check_profiles $PROFILES

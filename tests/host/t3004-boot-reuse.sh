@@ -1,0 +1,63 @@
+#!/bin/sh
+# needs: kernels
+# A boot whose inputs are the last boot's is not run again (boot.sh,
+# lib.sh boot_inputs), with the real baseline kernel: the second boot of
+# a profile keeps the first one's console and verdict and says "reused";
+# a changed profile, BOOT_REUSE=0, and a last verdict other than pass,
+# fail or skip each boot again.
+. "$TOP/tests/host/ktap.sh"
+. "$TOP/tests/host/standin-boot.sh"
+ktap_plan 7
+
+standin_lab t3004
+d="$w/top/qemu-devices"
+printf 'description=one quick test\ntests=core/chardev\ntimeout=60\n' >"$d/quick.profile"
+run="$w/results/baseline/quick"
+
+# booted SINCE: the boot ran (a console newer than the file SINCE).
+booted() {
+	[ "$run/console.log" -nt "$1" ] && ! grep -q 'reused' "$w/quick.out"
+}
+
+standin_boot "$w" quick
+[ "$(verdict_kv "$run/verdict" verdict)" = pass ] && [ -s "$run/inputs" ] && [ ! -e "$run/reused" ]
+ktap_ok $? "the first boot runs and passes, its inputs listed" ||
+	ktap_diag "$(cat "$w/quick.out")"
+
+cp "$run/verdict" "$w/verdict.first"
+sleep 1
+: >"$w/mark"
+standin_boot "$w" quick
+grep -q "reused: inputs unchanged since that boot ($run/inputs)" "$w/quick.out" &&
+	[ -e "$run/reused" ] && ! booted "$w/mark" && cmp -s "$run/verdict" "$w/verdict.first"
+ktap_ok $? "the same boot again is reused: same console and verdict, said so" ||
+	ktap_diag "$(cat "$w/quick.out")"
+[ ! -e "$w/results/baseline/.next-quick" ]
+ktap_ok $? "the reused boot leaves no folder of its inputs behind"
+
+sleep 1
+: >"$w/mark"
+echo "cmdline=bklfree.unused=1" >>"$d/quick.profile"
+standin_boot "$w" quick
+booted "$w/mark" && [ ! -e "$run/reused" ] && [ "$(verdict_kv "$run/verdict" verdict)" = pass ]
+ktap_ok $? "a changed profile boots again" || ktap_diag "$(cat "$w/quick.out")"
+
+sleep 1
+: >"$w/mark"
+BOOT_REUSE=0 standin_boot "$w" quick
+booted "$w/mark"
+ktap_ok $? "BOOT_REUSE=0 boots again" || ktap_diag "$(cat "$w/quick.out")"
+
+sleep 1
+: >"$w/mark"
+sed -i 's/^verdict=pass$/verdict=hang/' "$run/verdict"
+standin_boot "$w" quick
+booted "$w/mark" && [ "$(verdict_kv "$run/verdict" verdict)" = pass ]
+ktap_ok $? "a last verdict of hang is never reused" || ktap_diag "$(cat "$w/quick.out")"
+
+# The inputs name the kernel image's sum, kept beside the image.
+k=$(sed -n 's/^kernel //p' "$run/inputs")
+[ -n "$k" ] && [ "$k" = "$(sha256sum <"$BUILD/kernel/baseline/vmlinux")" ]
+ktap_ok $? "the inputs hold the kernel image's sha256" ||
+	ktap_diag "inputs: $k"
+ktap_done
