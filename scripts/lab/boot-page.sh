@@ -196,7 +196,7 @@ cases() {
 links() {
 	echo "<h2>Files</h2><ul>"
 	for file in console.log ktap.txt hostcheck.log verdict result.json lseek.tsv \
-		initrd.cpio.list qemu.stderr monitor.log peer/console.log peer/verdict; do
+		inputs initrd.cpio.list qemu.stderr monitor.log peer/console.log peer/verdict; do
 		[ -s "$run/$file" ] || [ "$file" = console.log ] || continue
 		[ -e "$run/$file" ] || continue
 		printf '<li><a href="%s">%s</a></li>\n' "$file" "$file"
@@ -218,6 +218,9 @@ other=baseline
 	printf '<h1>%s on %s: <span class="%s">%s</span></h1>\n' \
 		"$(html_text "$profile")" "$kernel" "$(html_text "$v")" "$(html_text "$v")"
 	printf '<p>%s</p>\n' "$(html_text "$(kv "$f" reason)")"
+	[ ! -f "$run/reused" ] ||
+		printf '<p>Reused by the run of %s: this boot'"'"'s inputs (<a href="inputs">inputs</a>) were those of the boot below, so it was not run again.</p>\n' \
+			"$(html_text "$(cat "$run/reused")")"
 	echo "<table>"
 	# shellcheck disable=SC2086 # V4L2_KEYS is a list of keys
 	facts verdict wall accel qemu_status ktap tests passed failed skipped \

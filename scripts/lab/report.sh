@@ -33,6 +33,8 @@ cell() {
 	f="$RESULTS/$1/$2/verdict"
 	if [ -f "$f" ]; then
 		printf '%s %ss' "$(kv "$f" verdict)" "$(kv "$f" wall)"
+		# A boot taken from an earlier run (boot.sh: inputs unchanged).
+		[ ! -f "$RESULTS/$1/$2/reused" ] || printf ' (reused)'
 	else
 		printf 'not run'
 	fi
@@ -57,7 +59,7 @@ echo
 echo "bklfree regression matrix - accel: $accel_line"
 echo "series: $tree_line"
 echo
-fmt='%-17s %-16s %-16s %-11s %s\n'
+fmt='%-17s %-22s %-22s %-11s %s\n'
 printf "$fmt" profile baseline patched change "lseek ABI (baseline -> patched)"
 printf "$fmt" ------- -------- ------- ------ ---------
 n_pass=0 n_fail=0 n_skip=0 n_reg=0 n_fix=0

@@ -130,7 +130,7 @@ escapes() {
 		{ echo "escaped texts missing"; return 1; }
 }
 
-ktap_plan 14
+ktap_plan 15
 
 report
 rc=$?
@@ -207,6 +207,19 @@ report && grep -qF '<pre>drivers/&lt;i&gt;x&lt;/i&gt;.c	3 of 4</pre>' "$f" &&
 	! grep -q 'Not made yet' "$f"
 ktap_ok $? "a coverage map present is shown, escaped" ||
 	ktap_diag "$(sed -n '/<h2>Coverage/,$p' "$f")"
+
+# A boot boot.sh reused (inputs unchanged): said in the text matrix and
+# on its page, with the inputs linked.
+echo "2026-12-05T21:00:00Z" >"$w/results/patched/core/reused"
+echo "kernel 0123" >"$w/results/patched/core/inputs"
+report && grep -q '^core  *fail 1\.5s  *pass 1\.5s (reused)  *fixed' "$w/report.out" &&
+	grep -qF 'Reused by the run of 2026-12-05T21:00:00Z' "$w/results/patched/core/index.html" &&
+	grep -qF '<a href="inputs">inputs</a>' "$w/results/patched/core/index.html" &&
+	! grep -q 'Reused' "$w/results/baseline/core/index.html"
+ktap_ok $? "a reused boot is marked in the matrix and on its page" ||
+	ktap_diag "$(grep '^core' "$w/report.out")"
+rm "$w/results/patched/core/reused" "$w/results/patched/core/inputs"
+report
 
 # The same checks on broken copies: each must fail.
 cp -r "$w/results" "$w/broken"
