@@ -170,7 +170,7 @@ done
 "$TOOLS/verdict" "$@" console.log >verdict ||
 	die "verdict failed on '$run/console.log'"
 grep -v '^\[ *[0-9]*\.[0-9]*\]' console.log >ktap.txt
-sed -n 's/^ *# lseek: //p' console.log >lseek.tsv
+lseek_records console.log >lseek.tsv
 # The coverage profiler's records (tests/guest/init): function, calls.
 sed -n 's/^# cov: //p' console.log | tr -d '\r' >functions.tsv
 printf 'kernel=%s\nprofile=%s\naccel=%s\nwall=%s\nqemu_status=%s\n' \

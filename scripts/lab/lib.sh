@@ -235,6 +235,13 @@ image_sum() {
 	cat "$1.sha256"
 }
 
+# lseek_records CONSOLE: the lseek ABI records of tests/guest/lseek/lseek-abi
+# in a boot's console, "# lseek: " and six tab-separated fields; a test's
+# own diagnostic that starts "lseek:" is not one.
+lseek_records() {
+	awk '/^ *# lseek: / { sub(/^ *# lseek: /, ""); if (split($0, f, "\t") == 6) print }' "$1"
+}
+
 # boot_inputs KERNEL PROFILE [PEER-LIST]: everything one boot's outcome
 # depends on, as text (boot.sh compares it with the last boot's; run in
 # the folder where profile_initrd wrote initrd.cpio.list): the kernel

@@ -362,7 +362,7 @@ static void run(void)
 	s0 = lseek(fd, 4096, SEEK_SET);
 	s1 = lseek(fd, 10, SEEK_CUR);
 	s2 = lseek(fd, 0, SEEK_END);
-	ktap_diag("lseek: SEEK_SET 4096 -> %lld, SEEK_CUR 10 -> %lld, SEEK_END 0 -> %lld",
+	ktap_diag("roccatkonepure0: SEEK_SET 4096 -> %lld, SEEK_CUR 10 -> %lld, SEEK_END 0 -> %lld",
 		  (long long)s0, (long long)s1, (long long)s2);
 	ktap_ok(s0 == 0 && s1 == 0 && s2 == 0,
 		"konepure: lseek SEEK_SET 4096, SEEK_CUR 10 and SEEK_END 0 return 0 (noop_llseek)");
