@@ -46,7 +46,7 @@ if [ -n "$peer" ]; then
 	mkdir peer-inputs
 	(cd peer-inputs && profile_initrd "$kernel" "peers/$peer" initrd.cpio) || exit 1
 fi
-boot_inputs "$kernel" "$profile" ${peer:+peer-inputs/initrd.cpio.list} >inputs ||
+boot_inputs "$here" "$kernel" "$profile" ${peer:+peer-inputs/initrd.cpio.list} >inputs ||
 	die "cannot list the inputs of the boot of '$profile' on '$kernel'"
 rm -rf peer-inputs
 last=$(kv "$run/verdict" verdict)

@@ -242,21 +242,24 @@ lseek_records() {
 	awk '/^ *# lseek: / { sub(/^ *# lseek: /, ""); if (split($0, f, "\t") == 6) print }' "$1"
 }
 
-# boot_inputs KERNEL PROFILE [PEER-LIST]: everything one boot's outcome
+# boot_inputs LAB KERNEL PROFILE [PEER-LIST]: everything one boot's outcome
 # depends on, as text (boot.sh compares it with the last boot's; run in
 # the folder where profile_initrd wrote initrd.cpio.list): the kernel
-# image, the shared initramfs and every file packed beside it, the
+# image, every file of the shared initramfs and of the part beside it, the
 # profile's text, the peer's (PEER-LIST: its initramfs list), QEMU's
 # version and arguments, the lab scripts and tools that run and judge the
 # boot, the image makers and host checks, and the host programs tool=
-# lines share with their packages' state.
+# lines share with their packages' state. LAB: the folder of boot.sh.
 boot_inputs() {
-	_k=$1 _p=$2 _pl=${3:-}
+	_here=$1 _k=$2 _p=$3 _pl=${4:-}
 	echo "kernel $(image_sum "$(profile_image "$_k" "$_p")")"
-	echo "base $(image_sum "$BUILD/initramfs/base.cpio")"
-	cat initrd.cpio.list ${_pl:+"$_pl"}
-	# shellcheck disable=SC2046 # the packed files' paths have no spaces
-	sha256sum $(awk '$1 == "file" { print $3 }' initrd.cpio.list ${_pl:+"$_pl"} | sort -u)
+	# The archives by their lists and files, not their bytes: gen_init_cpio
+	# stamps a folder or link with the time it ran.
+	_lists="$BUILD/initramfs/base.list initrd.cpio.list${_pl:+ $_pl}"
+	# shellcheck disable=SC2086 # the lists' paths have no spaces
+	cat $_lists
+	# shellcheck disable=SC2046,SC2086 # the packed files' paths have no spaces
+	sha256sum $(awk '$1 == "file" { print $3 }' $_lists | sort -u)
 	cat "$TOP/qemu-devices/$_p.profile"
 	_peer=$(profile_get "$_p" peer)
 	[ -z "$_peer" ] || cat "$TOP/qemu-devices/peers/$_peer.profile"
@@ -266,9 +269,12 @@ boot_inputs() {
 	# What tools/affs/affs-fuzz, an image maker, reads from the environment.
 	echo "affs-fuzz ${AFFS_FUZZ_COUNT:-} ${AFFS_FUZZ_SEED:-}"
 	profile_qemu_args "$_p"
-	_here=$(dirname "$0")
-	sha256sum "$_here/boot.sh" "$_here/boot-peer.sh" "$_here/lib.sh" "$TOOLS/verdict" \
-		"$TOOLS/profile" "$TOOLS/mkpattern"
+	# By name: boot.sh may be called by any path.
+	for _f in "$_here/boot.sh" "$_here/boot-peer.sh" "$_here/lib.sh" "$TOOLS/verdict" \
+		"$TOOLS/profile" "$TOOLS/mkpattern"; do
+		_s=$(sha256sum <"$_f") || return 1
+		echo "${_f##*/} $_s"
+	done
 	{
 		profile_get "$_p" image | awk 'NF > 2 { print $3 }'
 		profile_get "$_p" hostcheck | cut -d' ' -f1

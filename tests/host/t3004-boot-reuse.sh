@@ -3,13 +3,23 @@
 # A boot whose inputs are the last boot's is not run again (boot.sh,
 # lib.sh boot_inputs), with the real baseline kernel: the second boot of
 # a profile keeps the first one's console and verdict and says "reused";
-# a changed profile, BOOT_REUSE=0, and a last verdict other than pass,
-# fail or skip each boot again.
+# so is one after the shared initramfs was written again (gen_init_cpio
+# stamps its folders with the time) and one with boot.sh called by another
+# path; a changed profile, BOOT_REUSE=0, and a last verdict other than
+# pass, fail or skip each boot again.
 . "$TOP/tests/host/ktap.sh"
 . "$TOP/tests/host/standin-boot.sh"
-ktap_plan 7
+ktap_plan 9
 
 standin_lab t3004
+# The lab's build folder, but a copy of the shared initramfs this test can
+# write again.
+mkdir -p "$w/build/initramfs"
+ln -s "$BUILD/kernel" "$BUILD/guest" "$TOOLS" "$w/build/" || exit 1
+cp "$BUILD/initramfs/base.cpio" "$BUILD/initramfs/base.list" "$w/build/initramfs/"
+lab_base="$BUILD/initramfs/base.cpio"
+BUILD="$w/build" TOOLS="$w/build/tools"
+export BUILD TOOLS
 d="$w/top/qemu-devices"
 printf 'description=one quick test\ntests=core/chardev\ntimeout=60\n' >"$d/quick.profile"
 run="$w/results/baseline/quick"
@@ -34,6 +44,20 @@ ktap_ok $? "the same boot again is reused: same console and verdict, said so" ||
 	ktap_diag "$(cat "$w/quick.out")"
 [ ! -e "$w/results/baseline/.next-quick" ]
 ktap_ok $? "the reused boot leaves no folder of its inputs behind"
+
+# The shared initramfs written again, a second later: other bytes, the
+# same files.
+sleep 1
+: >"$w/mark"
+"$TOOLS/gen_init_cpio" "$w/build/initramfs/base.list" >"$w/build/initramfs/base.cpio"
+! cmp -s "$lab_base" "$w/build/initramfs/base.cpio" &&
+	standin_boot "$w" quick && grep -q 'reused' "$w/quick.out" && ! booted "$w/mark"
+ktap_ok $? "a shared initramfs written again with the same files is still reused" ||
+	ktap_diag "$(cat "$w/quick.out")"
+
+(cd "$TOP" && TOP="$w/top" RESULTS="$w/results" sh scripts/lab/boot.sh baseline quick) \
+	>"$w/quick.out" 2>&1 && grep -q 'reused' "$w/quick.out" && ! booted "$w/mark"
+ktap_ok $? "boot.sh called by a relative path reuses it too" || ktap_diag "$(cat "$w/quick.out")"
 
 sleep 1
 : >"$w/mark"
