@@ -102,9 +102,9 @@ fi
 # peer/boot-peer.log); a datagram netdev over two unix sockets of this
 # run's folder joins their virtio-net NICs (eth0 in each). The peer's
 # verdict counts as a host check of this boot.
-# Guests and cores: the matrix runs MATRIX_LANES boots at once; a boot
-# with a peer runs two guests, so it takes the guest lock of the results
-# alone (exclusive), every other boot shares it.
+# Guests and cores: the matrix runs several boots at once (matrix.sh); a
+# boot with a peer runs two guests, so it takes the guest lock of the
+# results alone (exclusive), every other boot shares it.
 exec 9>>"$RESULTS/.guests.lock"
 if [ -z "$peer" ]; then
 	flock -s 9
