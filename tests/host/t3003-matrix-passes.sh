@@ -35,7 +35,7 @@ done
 echo "peer=twin" >>"$d/pair.profile"
 
 matrix() {
-	W="$w" TOP="$w/top" RESULTS="$w/results" KERNELS=baseline \
+	W="$w" TOP="$w/top" RESULTS="$w/results" KERNELS=baseline PROFILES= SUBSYS= \
 		sh "$TOP/scripts/lab/matrix.sh" >"$w/out" 2>&1
 }
 
