@@ -33,9 +33,10 @@ boot_done() {
 # This boot's initramfs (the shared base, the profile's tests and modules)
 # and the peer's, made first in a folder of their own: a boot whose
 # inputs (lib.sh, boot_inputs) are the last boot's is not run again. Its
-# results stay, with a file "reused" saying when; only a pass, fail or
-# skip is reused, and BOOT_REUSE=0 boots anyway (make check and make
-# bench always do).
+# results stay, with a file "reused" saying when; only a pass, fail, skip
+# or panic is reused (the kernel's verdicts; a hang or QEMU's error may be
+# the host's), and BOOT_REUSE=0 boots anyway (make check and make bench
+# always do).
 next="$RESULTS/$kernel/.next-$profile"
 rm -rf "$next"
 mkdir -p "$next"
@@ -51,7 +52,7 @@ boot_inputs "$here" "$kernel" "$profile" ${peer:+peer-inputs/initrd.cpio.list} >
 rm -rf peer-inputs
 last=$(kv "$run/verdict" verdict)
 case ${BOOT_REUSE:-1}:$last in
-1:pass | 1:fail | 1:skip)
+1:pass | 1:fail | 1:skip | 1:panic)
 	if cmp -s inputs "$run/inputs"; then
 		cd "$RESULTS" && rm -rf "$next"
 		date -u +%Y-%m-%dT%H:%M:%SZ >"$run/reused"
