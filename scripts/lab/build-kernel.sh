@@ -29,6 +29,10 @@ grep -qx 'CONFIG_MODULES=y' "$obj/.config" ||
 lab_kbuild_env "$KTREES"
 start=$(now)
 m="$out/modules"
+# installed_modules: the install under $m is whole (depmod's modules.dep).
+installed_modules() {
+	[ -s "$(echo "$m"/lib/modules/*/modules.dep)" ]
+}
 # Up to date: the last build finished (its stamp holds the compiler and
 # the coverage map's file list, which traced-builtin is made from) and no
 # file of src/ nor the .config is newer than that stamp. Kbuild's own
@@ -38,8 +42,7 @@ stamp="$out/built"
 want="$(gcc --version | head -n 1); map $("$TOP/scripts/coverage/map-files.sh" | cksum)"
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$out/vmlinux" ] &&
 	[ -f "$out/bzImage" ] && [ -f "$out/traced-builtin" ] &&
-	[ -s "$(echo "$m"/lib/modules/*/modules.dep)" ] &&
-	[ -z "$(find "$src" "$obj/.config" -newer "$stamp" -print -quit)" ]; then
+	installed_modules && [ -z "$(find "$src" "$obj/.config" -newer "$stamp" -print -quit)" ]; then
 	progress build "$variant up to date: nothing in src/ or its .config is newer than its last build"
 	exit 0
 fi
@@ -69,8 +72,7 @@ fi
 # The installed modules are current when modules.order is the installed
 # one and no .ko was rebuilt since; else they are installed again, whole.
 installed="$out/modules.order.installed"
-if [ -s "$(echo "$m"/lib/modules/*/modules.dep)" ] &&
-	cmp -s "$obj/modules.order" "$installed" &&
+if installed_modules && cmp -s "$obj/modules.order" "$installed" &&
 	[ -z "$(find "$obj" -name '*.ko' -newer "$installed" -print -quit)" ]; then
 	echo "modules_install skipped: no module changed" >>"$log"
 else
@@ -80,8 +82,7 @@ else
 		die "modules_install failed for '$variant'; full log: $log"
 	cp "$obj/modules.order" "$installed"
 fi
-[ -s "$(echo "$m"/lib/modules/*/modules.dep)" ] ||
-	die "no modules.dep under '$m' (is kmod's depmod installed?)"
+installed_modules || die "no modules.dep under '$m' (is kmod's depmod installed?)"
 # The functions the coverage profiler counts in the built-in part of this
 # kernel: those of every coverage map file's object (the touched files and
 # the seed patch's paths, scripts/coverage/map-files.sh) that no module
