@@ -69,11 +69,14 @@ built_objects() {
 		(cd "$1" && ar t vmlinux.a)
 	fi
 	if [ -f "$1/modules.order" ]; then
-		sed 's/\.ko$/.mod/' "$1/modules.order" | while read -r m; do
-			[ -f "$1/$m" ] && tr ' ' '\n' <"$1/$m"
-		done
+		sed 's/\.ko$/.mod/' "$1/modules.order" |
+			(cd "$1" && xargs -r cat 2>/dev/null) | tr ' ' '\n'
 	fi
 }
+# inpristine: the map's files the pristine tree has (by their path there).
+cut -f2 "$w/files.base" | while read -r b; do
+	[ -f "$PRISTINE/$b" ] && printf '%s\n' "$b"
+done >"$w/inpristine"
 notes=
 for k in baseline patched; do
 	obj="$KTREES/$k/obj"
@@ -85,10 +88,9 @@ for k in baseline patched; do
 note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; no file counts as built there"
 	# modobj.K: "OBJECT<TAB>MODULE" for every object a module links (its
 	# .mod file), the module named as ftrace and modprobe name it.
-	find "$obj" -name '*.mod' 2>/dev/null | while read -r m; do
-		n=$(basename "$m" .mod | tr - _)
-		sed "s|\$|$tab$n|" "$m"
-	done | sort -u >"$w/modobj.$k"
+	find "$obj" -name '*.mod' -exec awk -v t="$tab" 'FNR == 1 { n = FILENAME
+		sub(/.*\//, "", n); sub(/\.mod$/, "", n); gsub(/-/, "_", n) }
+		{ print $0 t n }' {} + 2>/dev/null | sort -u >"$w/modobj.$k"
 	# The profiler prints a name cut to 30 characters (ftrace.c's
 	# "%-30.30s"), so names are compared on their first 30.
 	# dup.K: the function names more than one object of that kernel
@@ -110,34 +112,68 @@ note: no $k lab kernel in '$obj' (no vmlinux.a, no modules): run 'make build'; n
 		/^source_/ { src = $3 }
 		/^  \.\.\/src\/.*\.c \\$/ { if ($1 != src) { p = $1; sub(/^\.\.\/src\//, "", p); print p "\t" o } }' 2>/dev/null) |
 		sort -u >"$w/included.$k"
-	while IFS="$tab" read -r f b; do
-		o="${f%.c}.o" c=$f
-		if [ "$k" = baseline ]; then
-			[ -f "$PRISTINE/$b" ] || continue
-			o="${b%.c}.o" c=$b
-		fi
-		# A file with no object of its own counts by the functions
-		# its source defines in the object that includes it.
-		own=
-		if ! grep -qxF "$o" "$w/built.$k"; then
-			o=$(awk -F "$tab" -v c="$c" '$1 == c { print $2; exit }' "$w/included.$k")
-			[ -n "$o" ] || continue
-			own=$(sed -n 's/^[A-Za-z_][^;=(]*[^A-Za-z0-9_]\([A-Za-z_][A-Za-z0-9_]*\) *(.*[^;]$/\1/p; s/^\([A-Za-z_][A-Za-z0-9_]*\)(.*[^;]$/\1/p' \
-				"$KTREES/$k/src/$c" 2>/dev/null | sort -u | tr '\n' ' ')
-		fi
-		echo "$f" >>"$w/obj.$k"
-		mod=$(awk -F "$tab" -v o="$o" '$1 == o { print $2; exit }' "$w/modobj.$k")
-		# The functions of the object, less its init and exit code: a
-		# module's init runs (and is profiled) at every load, but
-		# registering a driver is not running it.
-		objdump -t "$obj/$o" 2>/dev/null |
-			awk -v f="$f" -v m="${mod:--}" -v own="$own" '
-			BEGIN { n = split(own, a, " "); for (i = 1; i <= n; i++) mine[a[i]] = 1 }
-			$0 ~ / F / && $(NF - 2) != "*UND*" && $(NF - 2) !~ /^\.(init|exit)\.text/ &&
-			(own == "" || ($NF in mine)) { print substr($NF, 1, 30) "\t" f "\t" m }'
-	done <"$w/files.base" | sort -u |
+	# objs.K: "FILE<TAB>OBJECT<TAB>MODULE<TAB>C" for each map file with an
+	# object in this kernel, C its source path in this kernel's tree. A
+	# file with no object of its own (C in included.K) counts by the
+	# functions its source defines in the first object that includes it.
+	awk -F "$tab" -v k="$k" -v w="$w" '
+	BEGIN {
+		while ((getline l < (w "/built." k)) > 0) built[l] = 1
+		while ((getline l < (w "/inpristine")) > 0) base[l] = 1
+		while ((getline l < (w "/included." k)) > 0) {
+			split(l, a, "\t"); if (!(a[1] in inc)) inc[a[1]] = a[2]
+		}
+		while ((getline l < (w "/modobj." k)) > 0) {
+			split(l, a, "\t"); if (!(a[1] in mod)) mod[a[1]] = a[2]
+		}
+	}
+	{
+		c = (k == "baseline") ? $2 : $1
+		if (k == "baseline" && !(c in base)) next
+		o = c; sub(/\.c$/, "", o); o = o ".o"
+		own = "-"
+		if (!(o in built)) {
+			if (!(c in inc)) next
+			o = inc[c]; own = c
+		}
+		print $1 "\t" o "\t" (o in mod ? mod[o] : "-") "\t" own
+	}' "$w/files.base" >"$w/objs.$k"
+	cut -f1 "$w/objs.$k" >"$w/obj.$k"
+	# own.K: "FILE<TAB>NAME" for the functions an included file's source
+	# defines (a definition's first line, not ending in ";").
+	while IFS="$tab" read -r f _ _ c; do
+		[ "$c" = - ] && continue
+		sed -n 's/^[A-Za-z_][^;=(]*[^A-Za-z0-9_]\([A-Za-z_][A-Za-z0-9_]*\) *(.*[^;]$/\1/p; s/^\([A-Za-z_][A-Za-z0-9_]*\)(.*[^;]$/\1/p' \
+			"$KTREES/$k/src/$c" 2>/dev/null | sort -u | sed "s|^|$f$tab|"
+	done <"$w/objs.$k" >"$w/own.$k"
+	# The functions of each object, less its init and exit code: a
+	# module's init runs (and is profiled) at every load, but registering
+	# a driver is not running it. One objdump for all the objects; it
+	# heads each object's table with "OBJECT:     file format ...".
+	cut -f2 "$w/objs.$k" | sort -u | (cd "$obj" && xargs -r objdump -t 2>/dev/null) |
+		awk -F "$tab" -v k="$k" -v w="$w" '
+		BEGIN {
+			while ((getline l < (w "/objs." k)) > 0) {
+				split(l, a, "\t"); n[a[2]]++
+				file[a[2], n[a[2]]] = a[1]; m[a[2], n[a[2]]] = a[3]
+				hasown[a[1]] = (a[4] != "-")
+			}
+			while ((getline l < (w "/own." k)) > 0) {
+				split(l, a, "\t"); mine[a[1], a[2]] = 1; anyown[a[1]] = 1
+			}
+			FS = " "
+		}
+		/:     file format / { o = $1; sub(/:$/, "", o); next }
+		$0 ~ / F / && $(NF - 2) != "*UND*" && $(NF - 2) !~ /^\.(init|exit)\.text/ {
+			for (i = 1; i <= n[o]; i++) {
+				f = file[o, i]
+				# An included file whose source showed no definition
+				# counts by the whole object, as before.
+				if (hasown[f] && anyown[f] && !((f, $NF) in mine)) continue
+				print substr($NF, 1, 30) "\t" f "\t" m[o, i]
+			}
+		}' | sort -u |
 		awk -F "$tab" 'NR == FNR { dup[$1] = 1; next } !($1 in dup)' "$w/dup.$k" - >"$w/names.$k"
-	touch "$w/obj.$k"
 done
 
 # --- what ran: "FILE<TAB>PROFILE" per kernel, from every boot's
@@ -174,8 +210,7 @@ for f in "$REASONS" "$REACHABLE"; do
 	sed -e '/^#/d' -e '/^[[:space:]]*$/d' "$f"
 	echo "--"
 done >"$w/rules"
-awk -F "$tab" -v ctf="$ct" -v rules="$w/rules" -v pristine="$PRISTINE" \
-	-v w="$w" '
+awk -F "$tab" -v ctf="$ct" -v rules="$w/rules" -v w="$w" '
 function glob2re(g,   r, i, c) {
 	r = "^"
 	for (i = 1; i <= length(g); i++) {
@@ -204,6 +239,7 @@ BEGIN {
 			notbuilt[a[2]] = "allmodconfig: " r
 		}
 	}
+	while ((getline line < (w "/inpristine")) > 0) base[line] = 1
 	while ((getline line < (w "/obj.patched")) > 0) built[line] = 1
 	while ((getline line < (w "/ran.patched")) > 0) {
 		split(line, a, "\t"); rp[a[1]] = rp[a[1]] " " a[2]
@@ -216,7 +252,7 @@ BEGIN {
 }
 {
 	f = $1; b = $2
-	inbase = (system("test -f \"" pristine "/" b "\"") == 0)
+	inbase = b in base
 	profs = ""
 	c = split(rp[f], ps, " ")
 	for (i = 1; i <= c; i++)
@@ -279,14 +315,16 @@ seed_reach=$(awk -F "$tab" '$2 == "exercised" || ($4 == "-" && $5 != "-")' "$w/s
 	echo "reachable, not yet exercised:         $(rows '$2 != "exercised" && $4 == "-" && $5 != "-"') ($(sep=; for h in core software qemu; do printf '%s%s %s' "$sep" "$(awk -F "$tab" -v h="$h" '$2 != "exercised" && $4 == "-" && index($5, h) == 1' "$w/map" | wc -l)" "$h"; sep=', '; done))"
 	echo "seed patch paths: $n_seed in all, $n_seed61 still in 6.1, $seed_reach of those reachable, $seed_ex exercised"
 	echo
-	fmt='%-58s %-11s %-24s %s\n'
-	printf "$fmt" file state profiles "reason (or how a guest reaches it)"
-	while IFS="$tab" read -r f s p r h _; do
-		[ "$r" = - ] && [ "$h" != - ] && [ "$s" != exercised ] && r="- (reachable: $h)"
-		printf "$fmt" "$f" "$s" "$p" "$r"
-		pt=$(awk -F "$tab" -v f="$f" '$1 == f { sub(/-.*/, "", $2); printf "%s%s", s, $2; s = "," }' "$w/touched.patches")
-		printf '    patches: %s\n' "${pt:-none (seed patch path)}"
-	done <"$w/map"
+	# Each row, then the patches (their numbers) that touch its file.
+	awk -F "$tab" 'BEGIN { fmt = "%-58s %-11s %-24s %s\n"
+		printf fmt, "file", "state", "profiles", "reason (or how a guest reaches it)" }
+	NR == FNR { p = $2; sub(/-.*/, "", p); n[$1]++
+		pt[$1] = pt[$1] (n[$1] > 1 ? "," : "") p; next }
+	{ r = $4
+		if (r == "-" && $5 != "-" && $2 != "exercised") r = "- (reachable: " $5 ")"
+		printf fmt, $1, $2, $3, r
+		printf "    patches: %s\n", (pt[$1] != "" ? pt[$1] : "none (seed patch path)") }' \
+		"$w/touched.patches" "$w/map"
 } >"$RESULTS/coverage.txt"
 
 # --- the HTML page: the summary and the map (the report's front page
@@ -296,11 +334,13 @@ seed_reach=$(awk -F "$tab" '$2 == "exercised" || ($4 == "-" && $5 != "-")' "$w/s
 	echo '<h1>Coverage map</h1>'
 	printf '<pre>%s</pre>\n' "$(sed -n '1,/^seed patch paths/p' "$RESULTS/coverage.txt" | html_escape)"
 	echo '<table><tr><th>file</th><th>state</th><th>profiles</th><th>reason</th></tr>'
-	while IFS="$tab" read -r f s p r h _; do
-		[ "$r" = - ] && [ "$h" != - ] && [ "$s" != exercised ] && r="- (reachable: $h)"
-		printf '<tr><td>%s</td><td class="%s">%s</td><td>%s</td><td>%s</td></tr>\n' \
-			"$(html_text "$f")" "$s" "$s" "$(html_text "$p")" "$(html_text "$r")"
-	done <"$w/map"
+	# One row a file, its texts escaped as html_escape does.
+	awk -F "$tab" 'function esc(t) { gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t)
+		gsub(/>/, "\\&gt;", t); gsub(/"/, "\\&quot;", t); return t }
+	{ r = $4
+		if (r == "-" && $5 != "-" && $2 != "exercised") r = "- (reachable: " $5 ")"
+		printf "<tr><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td></tr>\n",
+			esc($1), $2, $2, esc($3), esc(r) }' "$w/map"
 	echo '</table><p><a href="coverage.tsv">coverage.tsv</a>, <a href="coverage.txt">coverage.txt</a>, <a href="index.html">the report</a></p>'
 	html_tail
 } >"$RESULTS/coverage.html"
