@@ -130,7 +130,7 @@ escapes() {
 		{ echo "escaped texts missing"; return 1; }
 }
 
-ktap_plan 15
+ktap_plan 17
 
 report
 rc=$?
@@ -219,6 +219,26 @@ report && grep -q '^core  *fail 1\.5s  *pass 1\.5s (reused)  *fixed' "$w/report.
 ktap_ok $? "a reused boot is marked in the matrix and on its page" ||
 	ktap_diag "$(grep '^core' "$w/report.out")"
 rm "$w/results/patched/core/reused" "$w/results/patched/core/inputs"
+report
+
+# A page is written again only when what it is made from changed: its
+# boot's files, the lseek comparison, the patches applied, the scripts.
+# A page marked stale stays while nothing changed and goes once the
+# boot's verdict or the applied list changes.
+pg=$w/results/patched/watchdog/index.html
+stale() { echo "stale page" >"$pg"; }
+stale && report && grep -qx 'stale page' "$pg"
+ktap_ok $? "a page whose inputs did not change is not written again" ||
+	ktap_diag "$(head -n 3 "$pg")"
+sed -i 's/^wall=1.5$/wall=1.6/' "$w/results/patched/watchdog/verdict"
+report && grep -q '<tr><th>wall</th><td>1.6 s</td></tr>' "$pg" &&
+	stale && report && grep -qx 'stale page' "$pg" &&
+	echo "core/0000-none.patch" >>"$w/build/kernel/patched/applied" &&
+	report && ! grep -qx 'stale page' "$pg"
+ktap_ok $? "a changed verdict or applied list writes the page again" ||
+	ktap_diag "$(head -n 3 "$pg")"
+sed -i '$d' "$w/build/kernel/patched/applied"
+sed -i 's/^wall=1.6$/wall=1.5/' "$w/results/patched/watchdog/verdict"
 report
 
 # The same checks on broken copies: each must fail.
