@@ -219,7 +219,7 @@ other=baseline
 		"$(html_text "$profile")" "$kernel" "$(html_text "$v")" "$(html_text "$v")"
 	printf '<p>%s</p>\n' "$(html_text "$(kv "$f" reason)")"
 	[ ! -f "$run/reused" ] ||
-		printf '<p>Reused by the run of %s: this boot'"'"'s inputs (<a href="inputs">inputs</a>) were those of the boot below, so it was not run again.</p>\n' \
+		printf '<p>Reused since the run of %s: this boot'"'"'s inputs (<a href="inputs">inputs</a>) were those of the boot below in every run since, so it was not run again.</p>\n' \
 			"$(html_text "$(cat "$run/reused")")"
 	echo "<table>"
 	# shellcheck disable=SC2086 # V4L2_KEYS is a list of keys

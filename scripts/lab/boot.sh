@@ -31,9 +31,9 @@ boot_done() {
 }
 
 # This boot's initramfs (the shared base, the profile's tests and modules)
-# and the peer's, made first in a folder of their own: a boot whose
+# and the peer's, listed first in a folder of their own: a boot whose
 # inputs (lib.sh, boot_inputs) are the last boot's is not run again. Its
-# results stay, with a file "reused" saying when; only a pass, fail, skip
+# results stay, with a file "reused" saying since when; only a pass, fail, skip
 # or panic is reused (the kernel's verdicts; a hang or QEMU's error may be
 # the host's), and BOOT_REUSE=0 boots anyway (make check and make bench
 # always do).
@@ -41,11 +41,12 @@ next="$RESULTS/$kernel/.next-$profile"
 rm -rf "$next"
 mkdir -p "$next"
 cd "$next" || exit 1
-profile_initrd "$kernel" "$profile" initrd.cpio || exit 1
+profile_initrd_list "$kernel" "$profile" initrd.cpio || exit 1
 peer=$(profile_get "$profile" peer)
 if [ -n "$peer" ]; then
+	# The peer's list alone: boot-peer.sh packs the peer's archive.
 	mkdir peer-inputs
-	(cd peer-inputs && profile_initrd "$kernel" "peers/$peer" initrd.cpio) || exit 1
+	(cd peer-inputs && profile_initrd_list "$kernel" "peers/$peer" initrd.cpio) || exit 1
 fi
 boot_inputs "$here" "$kernel" "$profile" ${peer:+peer-inputs/initrd.cpio.list} >inputs ||
 	die "cannot list the inputs of the boot of '$profile' on '$kernel'"
@@ -55,12 +56,15 @@ case ${BOOT_REUSE:-1}:$last in
 1:pass | 1:fail | 1:skip | 1:panic)
 	if cmp -s inputs "$run/inputs"; then
 		cd "$RESULTS" && rm -rf "$next"
-		date -u +%Y-%m-%dT%H:%M:%SZ >"$run/reused"
+		# The first run that reused it: a page made from the
+		# boot's files stays current while it is reused again.
+		[ -f "$run/reused" ] || date -u +%Y-%m-%dT%H:%M:%SZ >"$run/reused"
 		boot_done "$last" "$(kv "$run/verdict" wall)" "reused: inputs unchanged since that boot ($run/inputs)"
 		exit 0
 	fi
 	;;
 esac
+initrd_pack initrd.cpio || exit 1
 rm -rf "$run"
 mv "$next" "$run"
 cd "$run" || exit 1

@@ -174,9 +174,16 @@ LAB_CONFIG_NAME=lab-union
 # functions (/etc/bklfree-traced) and those modules' names. The kernel
 # unpacks concatenated archives in order.
 profile_initrd() {
+	profile_initrd_list "$@" && initrd_pack "$3"
+}
+
+# profile_initrd_list KERNEL PROFILE OUT: what profile_initrd packs, as
+# gen_init_cpio's list OUT.list (with OUT.modules and
+# OUT.traced-modules, which it packs); boot.sh compares a boot's inputs
+# before it packs anything.
+profile_initrd_list() {
 	_k=$1 _p=$2 _out=$3
-	_base="$BUILD/initramfs/base.cpio"
-	need_file "$_base" "run 'make initramfs' first"
+	need_file "$BUILD/initramfs/base.cpio" "run 'make initramfs' first"
 	_md=$(echo "$KTREES/$_k"/modules/lib/modules/*)
 	need_file "$_md/modules.dep" "run 'make build KERNELS=$_k' first"
 	_ver=${_md##*/}
@@ -217,9 +224,14 @@ profile_initrd() {
 			echo "file /lib/modules/$_ver/$_ko $_md/$_ko 0644 0 0"
 		done
 	} | awk '!seen[$0]++' | sort -s -k2,2 >"$_out.list"
-	"$TOOLS/gen_init_cpio" "$_out.list" >"$_out.part" ||
-		die "gen_init_cpio failed on '$_out.list'"
-	cat "$_base" "$_out.part" >"$_out" && rm -f "$_out.part"
+}
+
+# initrd_pack OUT: OUT from OUT.list (profile_initrd_list), after the
+# shared base.cpio.
+initrd_pack() {
+	"$TOOLS/gen_init_cpio" "$1.list" >"$1.part" ||
+		die "gen_init_cpio failed on '$1.list'"
+	cat "$BUILD/initramfs/base.cpio" "$1.part" >"$1" && rm -f "$1.part"
 }
 
 # image_sum FILE: FILE's sha256, kept beside it in FILE.sha256 while that
@@ -263,7 +275,12 @@ boot_inputs() {
 	cat "$TOP/qemu-devices/$_p.profile"
 	_peer=$(profile_get "$_p" peer)
 	[ -z "$_peer" ] || cat "$TOP/qemu-devices/peers/$_peer.profile"
-	"$QEMU" --version | head -n 1
+	# matrix.sh asks QEMU once for all its boots.
+	if [ -n "${LAB_QEMU_VERSION:-}" ]; then
+		echo "$LAB_QEMU_VERSION"
+	else
+		"$QEMU" --version | head -n 1
+	fi
 	echo "$(qemu_accel) $LAB_MACHINE $LAB_MEMORY_MIB $LAB_APPEND"
 	echo "timeout ${BOOT_TIMEOUT:-} $(profile_cmdline "$_p")"
 	# What tools/affs/affs-fuzz, an image maker, reads from the environment.

@@ -49,7 +49,9 @@ MATRIX_TOTAL=$(($(echo $KERNELS | wc -w) * $(echo $PROFILES | wc -w)))
 MATRIX_DONE="$RESULTS/matrix-done"
 mkdir -p "$RESULTS"
 : >"$MATRIX_DONE"
-export MATRIX_TOTAL MATRIX_DONE
+# Every boot's inputs name QEMU's version (lib.sh boot_inputs): asked once.
+LAB_QEMU_VERSION=$("$QEMU" --version | head -n 1)
+export MATRIX_TOTAL MATRIX_DONE LAB_QEMU_VERSION
 # by_wall PROFILE...: "KERNEL PROFILE" lines, the longest boots first (by
 # the last run's wall time; a boot not run yet counts as long), so the
 # lanes end together.

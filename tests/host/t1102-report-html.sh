@@ -213,7 +213,7 @@ ktap_ok $? "a coverage map present is shown, escaped" ||
 echo "2026-12-05T21:00:00Z" >"$w/results/patched/core/reused"
 echo "kernel 0123" >"$w/results/patched/core/inputs"
 report && grep -q '^core  *fail 1\.5s  *pass 1\.5s (reused)  *fixed' "$w/report.out" &&
-	grep -qF 'Reused by the run of 2026-12-05T21:00:00Z' "$w/results/patched/core/index.html" &&
+	grep -qF 'Reused since the run of 2026-12-05T21:00:00Z' "$w/results/patched/core/index.html" &&
 	grep -qF '<a href="inputs">inputs</a>' "$w/results/patched/core/index.html" &&
 	! grep -q 'Reused' "$w/results/baseline/core/index.html"
 ktap_ok $? "a reused boot is marked in the matrix and on its page" ||
