@@ -36,6 +36,7 @@ if [ -z "${KCIDB_RUN:-}" ]; then
 	[ "$dirty" = false ] || KCIDB_RUN="$KCIDB_RUN-dirty"
 fi
 tab=$(printf '\t')
+us=$(printf '\037')
 case $KCIDB_RUN in
 *"$tab"* | "") die "KCIDB_RUN must be a non-empty word" ;;
 esac
@@ -123,7 +124,12 @@ builds() {
 # boot_tests KERNEL PROFILE: the boot's test and those of its listing.
 boot_tests() {
 	k=$1 p=$2 run="$RESULTS/$1/$2"
-	v=$(kv "$run/verdict" verdict)
+	# The verdict file's keys this needs, read at once (as kv reads them).
+	IFS=$us read -r v reason wall accel <<EOT
+$(awk -v us="$us" '{ i = index($0, "=") } i > 1 && !(substr($0, 1, i - 1) in val) {
+	val[substr($0, 1, i - 1)] = substr($0, i + 1) }
+	END { print val["verdict"] us val["reason"] us val["wall"] us val["accel"] }' "$run/verdict")
+EOT
 	[ -n "$v" ] || die "'$run/verdict' has no verdict= line"
 	need_file "$run/console.log" "a boot with a verdict keeps its console"
 	word=$(path_word "$p")
@@ -132,13 +138,18 @@ boot_tests() {
 	[ "$k" = baseline ] || other=baseline
 	printf 'test\ns\tid\t%s\ns\tbuild_id\tbklfree:%s:%s\ns\torigin\tbklfree\n' "$id" "$KCIDB_RUN" "$k"
 	printf 's\tpath\tboot.%s\ns\tstatus\t%s\n' "$word" "$(kcidb_status "$v")"
-	printf 's\tcomment\t%s\n' "$(kv "$run/verdict" reason)"
-	printf 'n\tduration\t%s\n' "$(kv "$run/verdict" wall)"
+	printf 's\tcomment\t%s\n' "$reason"
+	printf 'n\tduration\t%s\n' "$wall"
 	printf 's\tlog_url\t%s%s/%s/console.log\n' "$base" "$k" "$p"
-	printf 's\tenvironment.comment\tQEMU -M pc, x86_64, accel %s\n' "$(kv "$run/verdict" accel)"
+	printf 's\tenvironment.comment\tQEMU -M pc, x86_64, accel %s\n' "$accel"
 	printf 's\tmisc.profile\t%s\ns\tmisc.verdict\t%s\n' "$p" "$v"
 	# The report's change across kernels, and the boot it compares.
-	printf 's\tmisc.change\t%s\n' "$(boot_change "$p")"
+	if [ "$k" = baseline ]; then
+		verdict_change "$v" "$(kv "$RESULTS/patched/$p/verdict" verdict)"
+	else
+		verdict_change "$(kv "$RESULTS/baseline/$p/verdict" verdict)" "$v"
+	fi
+	printf 's\tmisc.change\t%s\n' "$change"
 	[ ! -f "$RESULTS/$other/$p/verdict" ] ||
 		printf 's\tmisc.compared_with\tbklfree:%s:%s:%s\n' "$KCIDB_RUN" "$other" "$p"
 	"$TOOLS/verdict" --cases "$run/console.log" >"$RESULTS/kcidb/listing" ||

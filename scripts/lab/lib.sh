@@ -483,13 +483,19 @@ kcidb_status() {
 # (the other way), "same", "changed" (both did not pass, differently), or
 # "-" when a kernel has no verdict.
 boot_change() {
-	_a=$(kv "$RESULTS/baseline/$1/verdict" verdict)
-	_b=$(kv "$RESULTS/patched/$1/verdict" verdict)
-	if [ -z "$_a" ] || [ -z "$_b" ]; then echo "-"
-	elif [ "$_a" = "$_b" ]; then echo same
-	elif [ "$_a" = pass ]; then echo regression
-	elif [ "$_b" = pass ]; then echo fixed
-	else echo changed
+	verdict_change "$(kv "$RESULTS/baseline/$1/verdict" verdict)" \
+		"$(kv "$RESULTS/patched/$1/verdict" verdict)"
+	echo "$change"
+}
+
+# verdict_change BASELINE PATCHED: boot_change of two verdicts (empty: no
+# boot), left in $change (set, not printed: the report needs no subshell).
+verdict_change() {
+	if [ -z "$1" ] || [ -z "$2" ]; then change="-"
+	elif [ "$1" = "$2" ]; then change=same
+	elif [ "$1" = pass ]; then change=regression
+	elif [ "$2" = pass ]; then change=fixed
+	else change=changed
 	fi
 }
 

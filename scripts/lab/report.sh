@@ -29,15 +29,49 @@ accel_line=$(head -n 1 "$BUILD/accel" 2>/dev/null || echo "tcg (not probed)")
 applied="$KTREES/patched/applied"
 tree_line=$(series_line)
 
-cell() {
-	f="$RESULTS/$1/$2/verdict"
-	if [ -f "$f" ]; then
-		printf '%s %ss' "$(kv "$f" verdict)" "$(kv "$f" wall)"
-		# A boot taken from an earlier run (boot.sh: inputs unchanged).
-		[ ! -f "$RESULTS/$1/$2/reused" ] || printf ' (reused)'
-	else
-		printf 'not run'
-	fi
+# boot_facts: one line a profile of $profiles, fields split by US
+# (\037, so that an empty field stays one): the profile, then for baseline
+# and for patched the verdict (empty: no boot), the text cell ("VERDICT
+# WALLs", " (reused)" for a boot taken from an earlier run, or "not run"),
+# the reason, and the reason, verdict and cell escaped for HTML. One awk
+# reads every verdict file, as kv does (a key's first value): asking kv
+# for each took seconds over 110 boots.
+us=$(printf '\037')
+boot_facts() {
+	printf '%s\n' $profiles | awk -v results="$RESULTS" -v us="$us" '
+	function esc(t) {
+		gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t)
+		gsub(/>/, "\\&gt;", t); gsub(/"/, "\\&quot;", t)
+		return t
+	}
+	{
+		out = $0
+		for (j = 1; j <= 2; j++) {
+			d = results "/" (j == 1 ? "baseline" : "patched") "/" $0
+			delete val
+			while ((getline l < (d "/verdict")) > 0) {
+				i = index(l, "=")
+				if (i > 1 && !(substr(l, 1, i - 1) in val))
+					val[substr(l, 1, i - 1)] = substr(l, i + 1)
+			}
+			close(d "/verdict")
+			v = val["verdict"]
+			c = "not run"
+			if (has(d "/verdict")) {
+				c = v " " val["wall"] "s"
+				if (has(d "/reused"))
+					c = c " (reused)"
+			}
+			out = out us v us c us val["reason"] us esc(val["reason"]) us esc(v) us esc(c)
+		}
+		print out
+	}
+	# has(FILE): FILE exists (getline gives -1 for a file it cannot open).
+	function has(f,   r, l) {
+		r = (getline l < f) >= 0
+		close(f)
+		return r
+	}'
 }
 
 lseek_cell() {
@@ -99,23 +133,25 @@ printf "$fmt" profile baseline patched change "lseek ABI (baseline -> patched)"
 printf "$fmt" ------- -------- ------- ------ ---------
 n_pass=0 n_fail=0 n_skip=0 n_reg=0 n_fix=0
 html_rows=
-# booted: the profiles with a boot on either kernel; a profile without
-# one is a "not run" row at once (asking each of its absent files costs a
-# process, which over every profile took seconds).
+facts="$RESULTS/boot-facts"
+boot_facts >"$facts" || die "cannot read the boots' verdict files"
+# booted: the profiles with a boot on either kernel.
 booted=
-for p in $profiles; do
-	if [ ! -f "$RESULTS/baseline/$p/verdict" ] && [ ! -f "$RESULTS/patched/$p/verdict" ]; then
+# Fields: profile; baseline's verdict, cell, reason, and the three escaped
+# (b*); the same for patched (p*).
+while IFS=$us read -r p bv bc br brh bvh bch pv pc pr prh pvh pch; do
+	if [ "$bc" = "not run" ] && [ "$pc" = "not run" ]; then
 		printf "$fmt" "$p" "not run" "not run" - -
 		html_rows="$html_rows<tr><th>$p</th><td class=\"none\">not run</td><td class=\"none\">not run</td><td>-</td><td>-</td></tr>
 "
 		continue
 	fi
 	booted="$booted $p"
-	c=$(boot_change "$p")
+	verdict_change "$bv" "$pv"
+	c=$change
 	l=$(lseek_cell "$p")
-	printf "$fmt" "$p" "$(cell baseline "$p")" "$(cell patched "$p")" "$c" "$l"
-	for k in baseline patched; do
-		v=$(kv "$RESULTS/$k/$p/verdict" verdict)
+	printf "$fmt" "$p" "$bc" "$pc" "$c" "$l"
+	for v in "$bv" "$pv"; do
 		case $v in
 		pass) n_pass=$((n_pass + 1)) ;;
 		skip) n_skip=$((n_skip + 1)) ;;
@@ -127,14 +163,17 @@ for p in $profiles; do
 	[ "$c" = fixed ] && n_fix=$((n_fix + 1))
 	row="<tr><th>$p</th>"
 	for k in baseline patched; do
-		v=$(kv "$RESULTS/$k/$p/verdict" verdict)
+		if [ "$k" = baseline ]; then
+			v=$bv vh=$bvh rh=$brh ch=$bch
+		else
+			v=$pv vh=$pvh rh=$prh ch=$pch
+		fi
 		if [ -z "$v" ]; then
 			row="$row<td class=\"none\">not run</td>"
 			continue
 		fi
 		write_page "$k" "$p" "$l"
-		r=$(kv "$RESULTS/$k/$p/verdict" reason | html_escape)
-		row="$row<td class=\"$(html_text "$v")\" title=\"$r\"><a href=\"$k/$p/index.html\">$(cell "$k" "$p" | html_escape)</a></td>"
+		row="$row<td class=\"$vh\" title=\"$rh\"><a href=\"$k/$p/index.html\">$ch</a></td>"
 	done
 	if [ -f "$RESULTS/lseek-diff/$p.txt" ] && [ "$l" != "-" ]; then
 		l="<a href=\"lseek-diff/$p.txt\">$(html_text "$l")</a>"
@@ -143,20 +182,20 @@ for p in $profiles; do
 	fi
 	html_rows="$html_rows$row<td>$c</td><td>$l</td></tr>
 "
-done
+done <"$facts"
 echo
 skips=
 [ "$n_skip" = 0 ] || skips=", $n_skip skipped an optional test"
 echo "$n_pass boots passed, $n_fail did not$skips; $n_reg regression(s), $n_fix fixed"
-for p in $booted; do
+while IFS=$us read -r p bv _ br _ _ _ pv _ pr _ _ _; do
 	for k in baseline patched; do
-		v=$(kv "$RESULTS/$k/$p/verdict" verdict)
+		if [ "$k" = baseline ]; then v=$bv r=$br; else v=$pv r=$pr; fi
 		case $v in
 		pass | "") ;;
-		*) echo "  $k/$p: $v: $(kv "$RESULTS/$k/$p/verdict" reason) (console: results/$k/$p/console.log)" ;;
+		*) echo "  $k/$p: $v: $r (console: results/$k/$p/console.log)" ;;
 		esac
 	done
-done
+done <"$facts"
 tab=$(printf '\t')
 # v4l2-compliance's totals, each run of the tool compared (lib.sh).
 v4l2_lines=$(for p in $booted; do
@@ -295,17 +334,16 @@ bench_rows() {
 	printf '%s' "$html_rows"
 	echo "</table>"
 
-	not_passed=$(for p in $booted; do
+	not_passed=$(while IFS=$us read -r p bv _ _ brh bvh _ pv _ _ prh pvh _; do
 		for k in baseline patched; do
-			v=$(kv "$RESULTS/$k/$p/verdict" verdict)
+			if [ "$k" = baseline ]; then v=$bv vh=$bvh rh=$brh; else v=$pv vh=$pvh rh=$prh; fi
 			case $v in
 			pass | "") ;;
 			*) printf '<li><a href="%s/%s/index.html">%s/%s</a>: %s: %s</li>\n' \
-				"$k" "$p" "$k" "$p" "$(html_text "$v")" \
-				"$(html_text "$(kv "$RESULTS/$k/$p/verdict" reason)")" ;;
+				"$k" "$p" "$k" "$p" "$vh" "$rh" ;;
 			esac
 		done
-	done)
+	done <"$facts")
 	if [ -n "$not_passed" ]; then
 		echo "<h2>Boots that did not pass</h2><ul>"
 		printf '%s\n' "$not_passed"
@@ -330,4 +368,5 @@ bench_rows() {
 	echo '<p><a href="summary.json">summary.json</a></p>'
 	html_tail
 } >"$RESULTS/index.html.tmp" && mv "$RESULTS/index.html.tmp" "$RESULTS/index.html"
+rm -f "$facts"
 echo "report: results/summary.json, results/index.html and a page per boot"
