@@ -478,18 +478,11 @@ kcidb_status() {
 	esac
 }
 
-# boot_change PROFILE: the profile's change across kernels, from the two
-# verdict files: "regression" (baseline passed, patched does not), "fixed"
-# (the other way), "same", "changed" (both did not pass, differently), or
-# "-" when a kernel has no verdict.
-boot_change() {
-	verdict_change "$(kv "$RESULTS/baseline/$1/verdict" verdict)" \
-		"$(kv "$RESULTS/patched/$1/verdict" verdict)"
-	echo "$change"
-}
-
-# verdict_change BASELINE PATCHED: boot_change of two verdicts (empty: no
-# boot), left in $change (set, not printed: the report needs no subshell).
+# verdict_change BASELINE PATCHED: a profile's change across kernels from
+# its two verdicts (empty: no boot on that kernel): "regression" (baseline
+# passed, patched does not), "fixed" (the other way), "same", "changed"
+# (both did not pass, differently), or "-" when a kernel has no verdict;
+# left in $change (set, not printed: the report needs no subshell).
 verdict_change() {
 	if [ -z "$1" ] || [ -z "$2" ]; then change="-"
 	elif [ "$1" = "$2" ]; then change=same

@@ -13,7 +13,7 @@
 #                          (results/coverage.txt or .tsv, when made)
 #   results/KERNEL/PROFILE/index.html
 #                          the page of each boot (boot-page.sh)
-# Change across kernels (boot_change in lib.sh): "regression" (baseline
+# Change across kernels (verdict_change in lib.sh): "regression" (baseline
 # passed, patched does not), "fixed" (the other way), "same", or "changed"
 # (both did not pass, differently). Everything comes from each boot's
 # verdict file (written by tools/lab/verdict, the only reader of a boot's

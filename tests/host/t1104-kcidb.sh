@@ -122,7 +122,7 @@ printf '%s\n' "fail FAIL" "pass PASS" "skip SKIP" "timeout FAIL" "unfinished ERR
 ktap_ok $? "KTAP results map to KCIDB statuses; the fixture holds all six" ||
 	ktap_diag "result status pairs: $(tr '\n' ',' <"$tmp/map")"
 
-# The boots: status from the verdict (kcidb_status), change from boot_change.
+# The boots: status from the verdict (kcidb_status), change from verdict_change.
 awk -F '\t' '$3 ~ /^boot\.[^.]*$/ { sub(/^bklfree:fixture:/, "", $1); print $1, $4, $9 }' "$tmp/rows" |
 	sort >"$tmp/boots"
 cat >"$tmp/boots.want" <<EOF
