@@ -59,6 +59,6 @@ list="$out/base.list"
 		[ "$applet" = /bin/busybox ] || echo "slink $applet /bin/busybox 0777 0 0"
 	done
 } >"$list"
-"$gen" "$list" >"$out/base.cpio.tmp" || die "gen_init_cpio failed on '$list'"
+"$gen" -t "$CPIO_MTIME" "$list" >"$out/base.cpio.tmp" || die "gen_init_cpio failed on '$list'"
 mv "$out/base.cpio.tmp" "$out/base.cpio"
 progress initramfs "base $(wc -c <"$out/base.cpio") bytes (busybox, init); tests and modules are added per boot"

@@ -226,10 +226,15 @@ profile_initrd_list() {
 	} | awk '!seen[$0]++' | sort -s -k2,2 >"$_out.list"
 }
 
+# The time gen_init_cpio gives the folders, links and nodes it makes
+# (files keep their own): without -t it is the time it runs, and the same
+# list and files gave other bytes on every run.
+CPIO_MTIME=0
+
 # initrd_pack OUT: OUT from OUT.list (profile_initrd_list), after the
 # shared base.cpio.
 initrd_pack() {
-	"$TOOLS/gen_init_cpio" "$1.list" >"$1.part" ||
+	"$TOOLS/gen_init_cpio" -t "$CPIO_MTIME" "$1.list" >"$1.part" ||
 		die "gen_init_cpio failed on '$1.list'"
 	cat "$BUILD/initramfs/base.cpio" "$1.part" >"$1" && rm -f "$1.part"
 }
@@ -265,8 +270,9 @@ lseek_records() {
 boot_inputs() {
 	_here=$1 _k=$2 _p=$3 _pl=${4:-}
 	echo "kernel $(image_sum "$(profile_image "$_k" "$_p")")"
-	# The archives by their lists and files, not their bytes: gen_init_cpio
-	# stamps a folder or link with the time it ran.
+	# The archives by their lists and files, not their bytes: an archive
+	# holds each file's mtime, and a file built again to the same bytes
+	# (a guest test, a module) is the same boot.
 	_lists="$BUILD/initramfs/base.list initrd.cpio.list${_pl:+ $_pl}"
 	# shellcheck disable=SC2086 # the lists' paths have no spaces
 	cat $_lists

@@ -3,10 +3,11 @@
 # A boot whose inputs are the last boot's is not run again (boot.sh,
 # lib.sh boot_inputs), with the real baseline kernel: the second boot of
 # a profile keeps the first one's console and verdict and says "reused";
-# so is one after the shared initramfs was written again (gen_init_cpio
-# stamps its folders with the time) and one with boot.sh called by another
-# path; a changed profile, BOOT_REUSE=0, and a last verdict of hang (the
-# host's as much as the kernel's) each boot again.
+# so is one after the shared initramfs was written again to other bytes
+# (gen_init_cpio without -t stamps its folders with the time) and one
+# with boot.sh called by another path; a changed profile, BOOT_REUSE=0,
+# and a last verdict of hang (the host's as much as the kernel's) each
+# boot again.
 . "$TOP/tests/host/ktap.sh"
 . "$TOP/tests/host/standin-boot.sh"
 ktap_plan 9
