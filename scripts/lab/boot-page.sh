@@ -1,8 +1,8 @@
 #!/bin/sh
 # boot-page.sh KERNEL PROFILE [LSEEK]: results/KERNEL/PROFILE/index.html,
 # the page of one boot, linked from the front page (report.sh calls this
-# for every boot; LSEEK is its summary of the profile's lseek ABI
-# comparison). The page holds:
+# for every boot whose page is not current, page.sum; LSEEK is its summary
+# of the profile's lseek ABI comparison). The page holds:
 #   - the verdict, its reason and the boot's facts (wall time, accel, QEMU
 #     status, counts), all from the boot's verdict file
 #   - what the boot failed in, the verdict's failed_case=, failed_test=,

@@ -468,8 +468,8 @@ tr_slash() {
 }
 
 # kv FILE KEY: the value of KEY in a key=value file (nothing when FILE is
-# missing). One process, none for a missing file: the report asks for
-# hundreds of these.
+# missing). One process, none for a missing file; a caller that needs many
+# keys of many files reads them with one awk instead (report.sh).
 kv() {
 	[ -f "$1" ] || return 0
 	sed -n "/^$2=/{s///p;q}" "$1" 2>/dev/null

@@ -91,18 +91,21 @@ lseek_cell() {
 
 # page_gen: what every boot page is made from besides its boot's own
 # files: the scripts that write it, the verdict tool that lists its cases,
-# the findings files and the patches applied (findings.sh), the V4L2 keys.
+# what findings.sh reads (the findings files, the patches applied, the
+# patches and profiles there are, the profile tool), the V4L2 keys.
 page_gen=$( {
 	cksum "$TOP/scripts/lab/boot-page.sh" "$TOP/scripts/lab/html.sh" \
 		"$TOP/scripts/lab/lib.sh" "$TOP/scripts/lab/findings.sh" "$TOOLS/verdict" \
-		"$TOP"/patches/*/findings "$applied" 2>&1
+		"$TOOLS/profile" "$TOP"/patches/*/findings "$applied" \
+		"$TOP"/qemu-devices/*.profile 2>&1
+	ls "$TOP"/patches/*/
 	echo "$V4L2_KEYS"
 } | cksum)
 # write_page KERNEL PROFILE LSEEK: the boot's page (boot-page.sh), unless
 # the page there was made from the same inputs: page_gen, the lseek
 # summary and comparison, whether the other kernel booted the profile, and
 # the name, size and time of every file of the boot (a boot run again
-# rewrites them; a reused one rewrites its "reused"). Rewriting every page
+# rewrites them; the first reuse writes "reused"). Rewriting every page
 # took most of a warm make's report, 55 s for 110 boots.
 write_page() {
 	_run="$RESULTS/$1/$2"
@@ -133,7 +136,9 @@ printf "$fmt" profile baseline patched change "lseek ABI (baseline -> patched)"
 printf "$fmt" ------- -------- ------- ------ ---------
 n_pass=0 n_fail=0 n_skip=0 n_reg=0 n_fix=0
 html_rows=
-facts="$RESULTS/boot-facts"
+facts=$(mktemp "${TMPDIR:-/tmp}/report-facts.XXXXXX") || die "cannot make a scratch file"
+trap 'rm -f "$facts"' EXIT
+trap 'exit 1' INT TERM
 boot_facts >"$facts" || die "cannot read the boots' verdict files"
 # booted: the profiles with a boot on either kernel.
 booted=
@@ -368,5 +373,4 @@ bench_rows() {
 	echo '<p><a href="summary.json">summary.json</a></p>'
 	html_tail
 } >"$RESULTS/index.html.tmp" && mv "$RESULTS/index.html.tmp" "$RESULTS/index.html"
-rm -f "$facts"
 echo "report: results/summary.json, results/index.html and a page per boot"
