@@ -70,27 +70,37 @@ if [ "$rc" != 0 ]; then
 	die "kernel build failed for '$variant'; full log: $log"
 fi
 # The installed modules are current when modules.order is the installed
-# one and no .ko was rebuilt since. With the same modules.order, the .ko
-# files rebuilt since are installed alone as modules_install does it (a
-# copy, stripped of debug information; no signing, no compression in the
-# lab's config) and depmod runs as modules_install runs it: a whole
-# modules_install took about 10 s for one rebuilt module. Else (another
-# module set, or no install yet) modules_install installs them all.
+# one and no .ko was rebuilt since. With the same module set (modules.order,
+# modules.builtin and its modinfo, the release's folder), a config that
+# neither signs nor compresses modules, only the modules of modules.order
+# rebuilt since are installed, as modules_install installs them (a copy,
+# stripped of debug information), and depmod runs as scripts/depmod.sh
+# runs it: a whole modules_install took about 10 s for one rebuilt module.
+# Anything else gets the whole modules_install.
 installed="$out/modules.order.installed"
-krel=$(cat "$obj/include/config/kernel.release")
-if installed_modules && cmp -s "$obj/modules.order" "$installed"; then
-	(cd "$obj" && find . -name '*.ko' -newer "$installed") | sed 's|^\./||' >"$out/modules.rebuilt"
+krel=$(cat "$obj/include/config/kernel.release") || die "no kernel.release in '$obj'"
+dst="$m/lib/modules/$krel"
+same_set() {
+	installed_modules && [ -d "$dst/kernel" ] && cmp -s "$obj/modules.order" "$installed" &&
+		cmp -s "$obj/modules.builtin" "$dst/modules.builtin" &&
+		cmp -s "$obj/modules.builtin.modinfo" "$dst/modules.builtin.modinfo" &&
+		! grep -qE '^CONFIG_(MODULE_SIG_ALL|MODULE_COMPRESS_(GZIP|XZ|ZSTD))=y' "$obj/.config"
+}
+if same_set; then
+	while read -r ko; do
+		[ "$obj/$ko" -nt "$installed" ] || continue
+		[ -f "$dst/kernel/$ko" ] || die "'$ko' is in modules.order but not under '$dst/kernel': remove '$m' and build again"
+		cp "$obj/$ko" "$dst/kernel/$ko.new" && strip --strip-debug "$dst/kernel/$ko.new" &&
+			mv "$dst/kernel/$ko.new" "$dst/kernel/$ko" ||
+			die "cannot install the rebuilt module '$ko' under '$dst'"
+		echo "  INSTALL $dst/kernel/$ko (rebuilt alone)"
+	done <"$obj/modules.order" >"$out/modules.rebuilt" || exit 1
 	if [ ! -s "$out/modules.rebuilt" ]; then
 		echo "modules_install skipped: no module changed" >>"$log"
 	else
-		while read -r ko; do
-			dst="$m/lib/modules/$krel/kernel/$ko"
-			[ -f "$dst" ] || die "'$ko' is in modules.order but not installed under '$m': run 'rm -r $m' and build again"
-			cp "$obj/$ko" "$dst.new" && strip --strip-debug "$dst.new" && mv "$dst.new" "$dst" ||
-				die "cannot install the rebuilt module '$ko' under '$m'"
-			echo "  INSTALL $dst (rebuilt alone)" >>"$log"
-		done <"$out/modules.rebuilt"
-		depmod -ae -F "$obj/System.map" -b "$m" "$krel" >>"$log" 2>&1 ||
+		cat "$out/modules.rebuilt" >>"$log"
+		# Kbuild's depmod.sh looks in /sbin too.
+		PATH="$PATH:/sbin:/usr/sbin" depmod -ae -F "$obj/System.map" -b "$m" "$krel" >>"$log" 2>&1 ||
 			die "depmod failed for '$variant'; full log: $log"
 		touch "$installed"
 	fi
