@@ -44,13 +44,13 @@ cd "$next" || exit 1
 profile_initrd_list "$kernel" "$profile" initrd.cpio || exit 1
 peer=$(profile_get "$profile" peer)
 if [ -n "$peer" ]; then
-	# The peer's list alone: boot-peer.sh packs the peer's archive.
+	# The peer's list first; packed below only to fail here, before any
+	# guest starts, when it cannot be (boot-peer.sh packs its own).
 	mkdir peer-inputs
 	(cd peer-inputs && profile_initrd_list "$kernel" "peers/$peer" initrd.cpio) || exit 1
 fi
 boot_inputs "$here" "$kernel" "$profile" ${peer:+peer-inputs/initrd.cpio.list} >inputs ||
 	die "cannot list the inputs of the boot of '$profile' on '$kernel'"
-rm -rf peer-inputs
 last=$(kv "$run/verdict" verdict)
 case ${BOOT_REUSE:-1}:$last in
 1:pass | 1:fail | 1:skip | 1:panic)
@@ -65,6 +65,10 @@ case ${BOOT_REUSE:-1}:$last in
 	;;
 esac
 initrd_pack initrd.cpio || exit 1
+if [ -n "$peer" ]; then
+	(cd peer-inputs && initrd_pack initrd.cpio) || exit 1
+fi
+rm -rf peer-inputs
 rm -rf "$run"
 mv "$next" "$run"
 cd "$run" || exit 1
