@@ -335,8 +335,7 @@ seed_reach=$(awk -F "$tab" '$2 == "exercised" || ($4 == "-" && $5 != "-")' "$w/s
 	printf '<pre>%s</pre>\n' "$(sed -n '1,/^seed patch paths/p' "$RESULTS/coverage.txt" | html_escape)"
 	echo '<table><tr><th>file</th><th>state</th><th>profiles</th><th>reason</th></tr>'
 	# One row a file, its texts escaped as html_escape does.
-	awk -F "$tab" 'function esc(t) { gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t)
-		gsub(/>/, "\\&gt;", t); gsub(/"/, "\\&quot;", t); return t }
+	awk -F "$tab" "$HTML_ESC_AWK"'
 	{ r = $4
 		if (r == "-" && $5 != "-" && $2 != "exercised") r = "- (reachable: " $5 ")"
 		printf "<tr><td>%s</td><td class=\"%s\">%s</td><td>%s</td><td>%s</td></tr>\n",

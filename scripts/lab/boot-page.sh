@@ -34,7 +34,7 @@ v=$(kv "$f" verdict)
 # order given, with its first value (as kv reads it), escaped as
 # html_escape does; one awk for them all.
 facts() {
-	awk -v keys="$*" '
+	awk -v keys="$*" "$HTML_ESC_AWK"'
 	BEGIN { n = split(keys, want, " ") }
 	{
 		i = index($0, "=")
@@ -46,9 +46,7 @@ facts() {
 			k = want[j]
 			if (!(k in val))
 				continue
-			v = val[k] (k == "wall" ? " s" : "")
-			gsub(/&/, "\\&amp;", v); gsub(/</, "\\&lt;", v)
-			gsub(/>/, "\\&gt;", v); gsub(/"/, "\\&quot;", v)
+			v = esc(val[k] (k == "wall" ? " s" : ""))
 			printf "<tr><th>%s</th><td>%s</td></tr>\n", k, v
 		}
 	}' "$f"

@@ -5,6 +5,8 @@
 #                    taken from a log, a verdict file or a name goes
 #                    through it before it is put into a page
 # html_text TEXT     TEXT, escaped
+# HTML_ESC_AWK       the same escape as an awk function, esc(TEXT), for a
+#                    script that writes many rows with one awk
 # html_head TITLE    the page's head and style, up to the opening <body>
 # html_tail          the end of a page
 
@@ -15,6 +17,12 @@ html_escape() {
 html_text() {
 	printf '%s\n' "$1" | html_escape
 }
+
+HTML_ESC_AWK='function esc(t) {
+	gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t)
+	gsub(/>/, "\\&gt;", t); gsub(/"/, "\\&quot;", t)
+	return t
+}'
 
 # Plain static HTML and CSS: no script, readable without the style too.
 html_head() {

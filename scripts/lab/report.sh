@@ -38,12 +38,7 @@ tree_line=$(series_line)
 # for each took seconds over 110 boots.
 us=$(printf '\037')
 boot_facts() {
-	printf '%s\n' $profiles | awk -v results="$RESULTS" -v us="$us" '
-	function esc(t) {
-		gsub(/&/, "\\&amp;", t); gsub(/</, "\\&lt;", t)
-		gsub(/>/, "\\&gt;", t); gsub(/"/, "\\&quot;", t)
-		return t
-	}
+	printf '%s\n' $profiles | awk -v results="$RESULTS" -v us="$us" "$HTML_ESC_AWK"'
 	{
 		out = $0
 		for (j = 1; j <= 2; j++) {
