@@ -22,12 +22,10 @@ kconfig=CONFIG_KVM_AMD=m
 # update and returns, forever (2.3 million calls in 5 s, not one exit).
 # TCG's TSC is the host's (cpu_get_host_ticks), which runs at 2.6 GHz on
 # the lab machine; the exact figure only scales the vCPU's kvmclock.
+# With a known rate the TSC would become the clocksource, but every lab
+# boot marks it unstable from the start (tsc=unstable in LAB_APPEND,
+# scripts/lab/lib.sh), so the guest's clock stays refined-jiffies.
 cmdline=tsc_early_khz=2600000
-# With a known rate the TSC would become the clocksource until the
-# watchdog finds it skewed against jiffies (TCG runs it at the host's
-# rate, not the guest's pace) and marks it unstable mid-boot; say so from
-# the start.
-cmdline=tsc=unstable
 module=kvm_amd
 tests=virt/kvm-stats
 timeout=90
