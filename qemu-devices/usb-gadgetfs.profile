@@ -6,11 +6,11 @@
 # and oopses in ep0_complete() called from dummy_udc_stop(); the killed
 # test holds the UDC core's locks, so the poweroff's device_shutdown()
 # would hang on them: oops=panic ends the baseline boot at that oops. A
-# profile of its own so that the panic does not cut short the usb-gadget
-# boot (its later tests and its function profile); the patched kernel
+# profile of its own so that the panic does not cut short another boot
+# (its later tests and its function profile); the patched kernel
 # (drivers 0306) closes cleanly and enumerates gadgetfs once more.
-# gadgetfs's ordinary enumeration is also in usb-gadget
-# (usb/gadget-classes). The kconfig lines are a subset of usb-gadget's.
+# gadgetfs's ordinary enumeration is also in usb-gadget-configfs
+# (usb/gadget-classes). The kconfig lines are a subset of that profile's.
 description=gadgetfs on dummy_hcd: ep0 closed with a late SET_CONFIGURATION ack still queued
 kconfig=CONFIG_USB_SUPPORT=y
 kconfig=CONFIG_USB=m
