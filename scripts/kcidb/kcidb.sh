@@ -126,8 +126,7 @@ boot_tests() {
 	k=$1 p=$2 run="$RESULTS/$1/$2"
 	# The verdict file's keys this needs, read at once (as kv reads them).
 	IFS=$us read -r v reason wall accel <<EOT
-$(awk -v us="$us" '{ i = index($0, "=") } i > 1 && !(substr($0, 1, i - 1) in val) {
-	val[substr($0, 1, i - 1)] = substr($0, i + 1) }
+$(awk -v us="$us" "$KV_FIRST_AWK"'{ kv_first($0, val) }
 	END { print val["verdict"] us val["reason"] us val["wall"] us val["accel"] }' "$run/verdict")
 EOT
 	[ -n "$v" ] || die "'$run/verdict' has no verdict= line"

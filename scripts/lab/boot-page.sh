@@ -34,13 +34,9 @@ v=$(kv "$f" verdict)
 # order given, with its first value (as kv reads it), escaped as
 # html_escape does; one awk for them all.
 facts() {
-	awk -v keys="$*" "$HTML_ESC_AWK"'
+	awk -v keys="$*" "$HTML_ESC_AWK$KV_FIRST_AWK"'
 	BEGIN { n = split(keys, want, " ") }
-	{
-		i = index($0, "=")
-		if (i > 1 && !(substr($0, 1, i - 1) in val))
-			val[substr($0, 1, i - 1)] = substr($0, i + 1)
-	}
+	{ kv_first($0, val) }
 	END {
 		for (j = 1; j <= n; j++) {
 			k = want[j]

@@ -476,11 +476,22 @@ tr_slash() {
 
 # kv FILE KEY: the value of KEY in a key=value file (nothing when FILE is
 # missing). One process, none for a missing file; a caller that needs many
-# keys of many files reads them with one awk instead (report.sh).
+# keys of many files reads them with one awk instead, with KV_FIRST_AWK.
 kv() {
 	[ -f "$1" ] || return 0
 	sed -n "/^$2=/{s///p;q}" "$1" 2>/dev/null
 }
+
+# KV_FIRST_AWK: kv as an awk function, kv_first(LINE, VAL): a KEY=VALUE
+# line's value goes to VAL[KEY] unless KEY has one already, so VAL ends
+# with each key's first value, as kv gives it (report.sh, boot-page.sh,
+# kcidb.sh read verdict files so).
+# shellcheck disable=SC2016 # awk code, expanded by awk
+KV_FIRST_AWK='function kv_first(l, val,   i) {
+	i = index(l, "=")
+	if (i > 1 && !(substr(l, 1, i - 1) in val))
+		val[substr(l, 1, i - 1)] = substr(l, i + 1)
+}'
 
 # kcidb_status VERDICT: a boot's verdict as a KCIDB status (result.json,
 # results/kcidb.json; docs/kcidb.md): "error" (QEMU never ran the guest)

@@ -38,17 +38,14 @@ tree_line=$(series_line)
 # for each took seconds over 110 boots.
 us=$(printf '\037')
 boot_facts() {
-	printf '%s\n' $profiles | awk -v results="$RESULTS" -v us="$us" "$HTML_ESC_AWK"'
+	printf '%s\n' $profiles | awk -v results="$RESULTS" -v us="$us" "$HTML_ESC_AWK$KV_FIRST_AWK"'
 	{
 		out = $0
 		for (j = 1; j <= 2; j++) {
 			d = results "/" (j == 1 ? "baseline" : "patched") "/" $0
 			delete val
-			while ((getline l < (d "/verdict")) > 0) {
-				i = index(l, "=")
-				if (i > 1 && !(substr(l, 1, i - 1) in val))
-					val[substr(l, 1, i - 1)] = substr(l, i + 1)
-			}
+			while ((getline l < (d "/verdict")) > 0)
+				kv_first(l, val)
 			close(d "/verdict")
 			v = val["verdict"]
 			c = "not run"
