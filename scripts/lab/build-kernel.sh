@@ -47,8 +47,13 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -f "$out/vmlinux" ] &
 	exit 0
 fi
 # A failed build must not leave the previous kernel looking current (the
-# modules go with the kernel: boot.sh needs vmlinux first).
-rm -f "$stamp" "$out/vmlinux" "$out/bzImage"
+# modules go with the kernel: boot.sh needs vmlinux first). The images
+# are set aside, not removed: one the build leaves as it was keeps its
+# time (boot.sh's quick look, image_sum's cached sum).
+rm -f "$stamp"
+for f in vmlinux bzImage; do
+	[ ! -f "$out/$f" ] || mv "$out/$f" "$out/$f.last"
+done
 # The stamp gets the time the build started: a file edited during it is
 # newer, so the next make builds again.
 : >"$stamp.start"
@@ -99,9 +104,18 @@ if same_set; then
 		echo "modules_install skipped: no module changed" >>"$log"
 	else
 		cat "$out/modules.rebuilt" >>"$log"
-		# Kbuild's depmod.sh looks in /sbin too.
+		# depmod writes every index again; those it wrote to the same
+		# bytes get their time back (boot.sh's quick look, as for the
+		# images). Kbuild's depmod.sh looks in /sbin too.
+		rm -rf "$out/depmod.before" && mkdir "$out/depmod.before" &&
+			cp -p "$dst"/modules.* "$out/depmod.before/" ||
+			die "cannot keep the module indexes of '$dst'"
 		PATH="$PATH:/sbin:/usr/sbin" depmod -ae -F "$obj/System.map" -b "$m" "$krel" >>"$log" 2>&1 ||
 			die "depmod failed for '$variant'; full log: $log"
+		for f in "$out/depmod.before"/modules.*; do
+			! cmp -s "$f" "$dst/${f##*/}" || touch -r "$f" "$dst/${f##*/}"
+		done
+		rm -rf "$out/depmod.before"
 		touch "$installed"
 	fi
 	rm -f "$out/modules.rebuilt"
@@ -130,10 +144,18 @@ col=1
 	o=${f%.c}.o
 	[ -f "$obj/$o" ] && ! grep -qx "$o" "$out/module-objects" || continue
 	nm --defined-only "$obj/$o" | awk '$2 == "t" || $2 == "T" { print $3 }'
-done | sort -u | comm -23 - "$out/vmlinux-duplicates" >"$out/traced-builtin" ||
+done | sort -u | comm -23 - "$out/vmlinux-duplicates" >"$out/traced-builtin.new" ||
 	die "cannot list the traced functions of '$variant'"
-cp "$obj/vmlinux" "$out/vmlinux"
-cp "$obj/arch/x86/boot/bzImage" "$out/bzImage"
+replace_changed "$out/traced-builtin.new" "$out/traced-builtin"
+# An image the build left as it was goes back with its time.
+for f in vmlinux arch/x86/boot/bzImage; do
+	b=${f##*/}
+	if cmp -s "$obj/$f" "$out/$b.last"; then
+		mv "$out/$b.last" "$out/$b"
+	else
+		cp "$obj/$f" "$out/$b" && rm -f "$out/$b.last"
+	fi || die "cannot copy '$obj/$f' to '$out'"
+done
 n=$(grep -c '^  CC' "$log")
 # The object count of a build that compiled nearly everything is the
 # yardstick for the next build's progress lines.

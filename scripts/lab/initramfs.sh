@@ -58,7 +58,10 @@ list="$out/base.list"
 		sort -u | while read -r applet; do
 		[ "$applet" = /bin/busybox ] || echo "slink $applet /bin/busybox 0777 0 0"
 	done
-} >"$list"
+} >"$list.tmp"
+# Written again only when changed: every boot's quick look (boot.sh)
+# compares the list's time.
+replace_changed "$list.tmp" "$list"
 "$gen" -t "$CPIO_MTIME" "$list" >"$out/base.cpio.tmp" || die "gen_init_cpio failed on '$list'"
-mv "$out/base.cpio.tmp" "$out/base.cpio"
+replace_changed "$out/base.cpio.tmp" "$out/base.cpio"
 progress initramfs "base $(wc -c <"$out/base.cpio") bytes (busybox, init); tests and modules are added per boot"

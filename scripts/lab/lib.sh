@@ -239,6 +239,13 @@ initrd_pack() {
 	cat "$BUILD/initramfs/base.cpio" "$1.part" >"$1" && rm -f "$1.part"
 }
 
+# replace_changed NEW FILE: NEW becomes FILE when their bytes differ, else
+# NEW goes and FILE keeps its time: the files a boot packs change time
+# only when they change (boot.sh's quick look compares times).
+replace_changed() {
+	if cmp -s "$1" "$2"; then rm -f "$1"; else mv "$1" "$2"; fi
+}
+
 # image_sum FILE: FILE's sha256, kept beside it in FILE.sha256 while that
 # is newer than FILE (a kernel image is hashed once per build, not once
 # per boot); where FILE's folder is read-only it is hashed each time.
@@ -267,17 +274,23 @@ lseek_records() {
 # version and arguments, the lab scripts and tools that run and judge the
 # boot, the image makers and host checks, and the host programs tool=
 # lines share with their packages' state. LAB: the folder of boot.sh.
+# Also writes inputs.files there: the files read for it, one path a line,
+# and the folders of the packed ones (a file that appears beside them, a
+# test's .ksft, changes what is packed), for boot.sh's quick look.
 boot_inputs() {
 	_here=$1 _k=$2 _p=$3 _pl=${4:-}
-	echo "kernel $(image_sum "$(profile_image "$_k" "$_p")")"
+	_img=$(profile_image "$_k" "$_p")
+	echo "kernel $(image_sum "$_img")"
 	# The archives by their lists and files, not their bytes: an archive
 	# holds each file's mtime, and a file built again to the same bytes
 	# (a guest test, a module) is the same boot.
 	_lists="$BUILD/initramfs/base.list initrd.cpio.list${_pl:+ $_pl}"
 	# shellcheck disable=SC2086 # the lists' paths have no spaces
 	cat $_lists
-	# shellcheck disable=SC2046,SC2086 # the packed files' paths have no spaces
-	sha256sum $(awk '$1 == "file" { print $3 }' $_lists | sort -u)
+	# shellcheck disable=SC2086 # the lists' paths have no spaces
+	_packed=$(awk '$1 == "file" { print $3 }' $_lists | sort -u)
+	# shellcheck disable=SC2086 # the packed files' paths have no spaces
+	sha256sum $_packed
 	cat "$TOP/qemu-devices/$_p.profile"
 	_peer=$(profile_get "$_p" peer)
 	[ -z "$_peer" ] || cat "$TOP/qemu-devices/peers/$_peer.profile"
@@ -293,20 +306,46 @@ boot_inputs() {
 	echo "affs-fuzz ${AFFS_FUZZ_COUNT:-} ${AFFS_FUZZ_SEED:-}"
 	profile_qemu_args "$_p"
 	# By name: boot.sh may be called by any path.
-	for _f in "$_here/boot.sh" "$_here/boot-peer.sh" "$_here/lib.sh" "$TOOLS/verdict" \
-		"$TOOLS/profile" "$TOOLS/mkpattern"; do
+	_scripts="$_here/boot.sh $_here/boot-peer.sh $_here/lib.sh $TOOLS/verdict $TOOLS/profile $TOOLS/mkpattern"
+	for _f in $_scripts; do
 		_s=$(sha256sum <"$_f") || return 1
 		echo "${_f##*/} $_s"
 	done
-	{
+	_makers=$( {
 		profile_get "$_p" image | awk 'NF > 2 { print $3 }'
 		profile_get "$_p" hostcheck | cut -d' ' -f1
-	} | sort -u | while read -r _t; do sha256sum "$TOOLS/$_t"; done
+	} | sort -u | sed "s|^|$TOOLS/|")
+	for _t in $_makers; do sha256sum "$_t"; done
 	_tools=$(profile_get "$_p" tool; [ -z "$_peer" ] || profile_get "peers/$_peer" tool)
 	if [ -n "$_tools" ]; then
 		# shellcheck disable=SC2086 # absolute paths, no spaces
 		sha256sum $(echo "$_tools" | sort -u) /var/lib/dpkg/status
 	fi
+	{
+		echo "$_img"
+		echo "$BUILD/initramfs/base.list"
+		echo "$KTREES/$_k/modules/lib/modules"
+		# Those packed from an absolute path (the rest are made beside
+		# the list from what is here), and the guest tests' folders (a
+		# test's .ksft that appears beside it is packed too).
+		printf '%s\n' $_packed | awk -v g="$BUILD/guest/" '/^\// { print }
+			index($0, g) == 1 { sub(/\/[^\/]*$/, ""); print }'
+		echo "$TOP/qemu-devices/$_p.profile"
+		[ -z "$_peer" ] || echo "$TOP/qemu-devices/peers/$_peer.profile"
+		printf '%s\n' $_scripts $_makers
+		[ -z "$_tools" ] || printf '%s\n' $_tools /var/lib/dpkg/status
+	} | sort -u >inputs.files
+}
+
+# boot_env LAB: what boot_inputs depends on besides the files it lists,
+# one line: where the lab, its tools, kernels and results are, QEMU and
+# its version, the accelerator, every boot's QEMU arguments and kernel
+# parameters, BOOT_TIMEOUT and the AFFS image maker's settings.
+boot_env() {
+	echo "$1 $TOP $BUILD $TOOLS $KTREES $RESULTS $QEMU" \
+		"| ${LAB_QEMU_VERSION:-$("$QEMU" --version | head -n 1)}" \
+		"| $(qemu_accel) $LAB_MACHINE $LAB_MEMORY_MIB $LAB_APPEND" \
+		"| ${BOOT_TIMEOUT:-} | ${AFFS_FUZZ_COUNT:-} ${AFFS_FUZZ_SEED:-}"
 }
 
 # run_qemu ACCEL KERNEL INITRD CMDLINE SECONDS [QEMU-ARGS...]: boot a lab

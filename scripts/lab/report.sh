@@ -97,7 +97,8 @@ page_gen=$( {
 # the page there was made from the same inputs: page_gen, the lseek
 # summary and comparison, whether the other kernel booted the profile, and
 # the name, size and time of every file of the boot (a boot run again
-# rewrites them; the first reuse writes "reused"). Rewriting every page
+# rewrites them; the first reuse writes "reused"; boot.sh's quick look's
+# files, inputs.since, .files and .env, are not on the page). Rewriting every page
 # took most of a warm make's report, 55 s for 110 boots.
 write_page() {
 	_run="$RESULTS/$1/$2"
@@ -109,7 +110,7 @@ write_page() {
 		[ -f "$RESULTS/$_other/$2/verdict" ] && echo "$_other booted"
 		[ ! -f "$RESULTS/lseek-diff/$2.txt" ] || cksum <"$RESULTS/lseek-diff/$2.txt"
 		find "$_run" -mindepth 1 ! -name index.html ! -name index.html.tmp ! -name page.sum ! -name cases.tmp \
-			-printf '%P %s %T@\n' | sort
+			! -name inputs.since ! -name inputs.files ! -name inputs.env -printf '%P %s %T@\n' | sort
 	} | cksum)
 	[ -f "$_run/index.html" ] && [ "$(cat "$_run/page.sum" 2>/dev/null)" = "$_sum" ] &&
 		return

@@ -6,11 +6,13 @@
 # so is one after the shared initramfs was written again to other bytes
 # (gen_init_cpio without -t stamps its folders with the time) and one
 # with boot.sh called by another path; a changed profile, BOOT_REUSE=0,
-# and a last verdict of hang (the host's as much as the kernel's) each
-# boot again.
+# another BOOT_TIMEOUT and a last verdict of hang (the host's as much as
+# the kernel's) each boot again. A plain reuse is boot.sh's quick look
+# (no listed file newer than the last listing); a listed file written
+# again with the same bytes is listed again and reused.
 . "$TOP/tests/host/ktap.sh"
 . "$TOP/tests/host/standin-boot.sh"
-ktap_plan 9
+ktap_plan 12
 
 standin_lab t3004
 # Reuse as make boot has it, whatever the caller exported.
@@ -46,6 +48,10 @@ grep -q "reused: inputs unchanged since that boot ($run/inputs)" "$w/quick.out" 
 	[ -e "$run/reused" ] && ! booted "$w/mark" && cmp -s "$run/verdict" "$w/verdict.first"
 ktap_ok $? "the same boot again is reused: same console and verdict, said so" ||
 	ktap_diag "$(cat "$w/quick.out")"
+[ -s "$run/inputs.files" ] && [ -f "$run/inputs.since" ] && [ ! "$run/inputs.since" -nt "$w/mark" ] &&
+	grep -qx "$BUILD/initramfs/base.list" "$run/inputs.files"
+ktap_ok $? "that reuse was the quick look's: the inputs were not listed again" ||
+	ktap_diag "$(ls -l --full-time "$run/inputs.since" "$w/mark")"
 [ ! -e "$w/results/baseline/.next-quick" ]
 ktap_ok $? "the reused boot leaves no folder of its inputs behind"
 
@@ -63,6 +69,23 @@ ktap_ok $? "a shared initramfs written again with the same files is still reused
 (cd "$TOP" && TOP="$w/top" RESULTS="$w/results" sh scripts/lab/boot.sh baseline quick) \
 	>"$w/quick.out" 2>&1 && grep -q 'reused' "$w/quick.out" && ! booted "$w/mark"
 ktap_ok $? "boot.sh called by a relative path reuses it too" || ktap_diag "$(cat "$w/quick.out")"
+
+# A listed file written again with the same bytes: the quick look sees
+# it newer, the inputs are listed again and are the same.
+sleep 1
+: >"$w/mark"
+touch "$w/build/initramfs/base.list"
+standin_boot "$w" quick && grep -q 'reused' "$w/quick.out" && ! booted "$w/mark" &&
+	[ "$run/inputs.since" -nt "$w/mark" ]
+ktap_ok $? "a listed file written again with the same bytes is listed again and still reused" ||
+	ktap_diag "$(cat "$w/quick.out")"
+
+sleep 1
+: >"$w/mark"
+BOOT_TIMEOUT=59 standin_boot "$w" quick
+booted "$w/mark"
+ktap_ok $? "another BOOT_TIMEOUT boots again (the quick look compares more than files)" ||
+	ktap_diag "$(cat "$w/quick.out")"
 
 sleep 1
 : >"$w/mark"
