@@ -482,6 +482,14 @@ json_str() {
 		awk 'BEGIN { printf "\"" } NR > 1 { printf "\\n" } { printf "%s", $0 } END { printf "\"" }'
 }
 
+# json_lines FILE: each line of FILE as a JSON string literal, as json_str
+# makes it, joined by ", " (one pass, not three processes a line).
+json_lines() {
+	tr -d '\000-\010\013-\037' <"$1" |
+		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' |
+		awk '{ printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 }'
+}
+
 # series_file FILE: the patch names of a quilt series file, in order
 # (comments and blank lines dropped). series_patches SERIES: those of
 # patches/SERIES/series.

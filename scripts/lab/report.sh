@@ -196,7 +196,12 @@ while IFS=$us read -r p bv _ br _ _ _ pv _ pr _ _ _; do
 done <"$facts"
 tab=$(printf '\t')
 # v4l2-compliance's totals, each run of the tool compared (lib.sh).
+# Only the profiles whose boots ran it (one grep over the verdicts, not
+# four reads a profile).
+v4l2_booted=" $(cd "$RESULTS" && grep -lE "^($(echo $V4L2_KEYS | tr ' ' '|'))=" \
+	baseline/*/verdict patched/*/verdict 2>/dev/null | cut -d/ -f2 | sort -u | paste -sd' ' -) "
 v4l2_lines=$(for p in $booted; do
+	case $v4l2_booted in *" $p "*) ;; *) continue ;; esac
 	v4l2_compare "$p" | while IFS="$tab" read -r name result a b; do
 		printf '%s on %s: baseline %s; patched %s: %s\n' "$name" "$p" "$a" "$b" "$result"
 	done
@@ -209,23 +214,14 @@ done)
 	printf '{\n  "origin": "bklfree",\n  "accel": %s,\n  "series": %s,\n' \
 		"$(json_str "$accel_line")" "$(json_str "$tree_line")"
 	printf '  "patches": ['
-	sep=
-	[ -f "$applied" ] && while read -r a; do
-		printf '%s%s' "$sep" "$(json_str "$a")"
-		sep=", "
-	done <"$applied"
+	[ ! -f "$applied" ] || json_lines "$applied"
 	printf '],\n  "boots": [\n'
-	sep=
+	# Each boot's record indented, a line "," between two.
 	for p in $profiles; do
 		for k in baseline patched; do
-			j="$RESULTS/$k/$p/result.json"
-			[ -f "$j" ] || continue
-			printf '%s' "$sep"
-			sed 's/^/    /' "$j"
-			sep=",
-"
+			[ ! -f "$RESULTS/$k/$p/result.json" ] || echo "$RESULTS/$k/$p/result.json"
 		done
-	done
+	done | xargs -r awk 'FNR == 1 && NR > 1 { print "," } { print "    " $0 }'
 	printf '\n  ]\n}\n'
 } >"$RESULTS/summary.json"
 
