@@ -52,12 +52,17 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	check check-host bench clean llseek-report regen staging-report staging-move-regen \
 	fuzz-affs coverage lava-jobs lava-up lava-down lava-submit check-lava kcidb postings
 
-# make alone takes every series, whatever the last apply recorded.
+# make alone takes every series, whatever the last apply recorded. The
+# KCIDB document reads the boots' results as the coverage map and the
+# report do and writes apart from them: it is made beside them, its lines
+# printed after the report's (a failure of either fails make).
 all: deps
 	@$(MAKE) --no-print-directory boot $(if $(SERIES)$(SUBSYS),,SERIES=all)
-	@$(MAKE) --no-print-directory coverage
-	@$(MAKE) --no-print-directory report
-	@$(MAKE) --no-print-directory kcidb
+	@$(MAKE) --no-print-directory tools
+	@mkdir -p $(BUILD)/logs
+	@{ $(MAKE) --no-print-directory kcidb >$(BUILD)/logs/kcidb.log 2>&1; echo $$? >$(BUILD)/logs/kcidb.status; } & \
+	$(MAKE) --no-print-directory coverage && $(MAKE) --no-print-directory report; rc=$$?; \
+	wait; cat $(BUILD)/logs/kcidb.log; [ $$rc = 0 ] && [ "$$(cat $(BUILD)/logs/kcidb.status)" = 0 ]
 
 deps:
 	@scripts/lab/deps.sh
