@@ -53,16 +53,19 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	fuzz-affs coverage lava-jobs lava-up lava-down lava-submit check-lava kcidb postings
 
 # make alone takes every series, whatever the last apply recorded. The
-# KCIDB document reads the boots' results as the coverage map and the
-# report do and writes apart from them: it is made beside them, its lines
-# printed after the report's (a failure of either fails make).
+# KCIDB document reads the boots' results as the report does and writes
+# apart from it: it is made beside the report (after the coverage map,
+# which may write docs/coverage.tsv, a file kcidb's "dirty" looks at), its
+# lines printed after the report's; a failure of either fails make.
 all: deps
 	@$(MAKE) --no-print-directory boot $(if $(SERIES)$(SUBSYS),,SERIES=all)
+	@$(MAKE) --no-print-directory coverage
 	@$(MAKE) --no-print-directory tools
-	@mkdir -p $(BUILD)/logs
+	@mkdir -p $(BUILD)/logs && rm -f $(BUILD)/logs/kcidb.log $(BUILD)/logs/kcidb.status
 	@{ $(MAKE) --no-print-directory kcidb >$(BUILD)/logs/kcidb.log 2>&1; echo $$? >$(BUILD)/logs/kcidb.status; } & \
-	$(MAKE) --no-print-directory coverage && $(MAKE) --no-print-directory report; rc=$$?; \
-	wait; cat $(BUILD)/logs/kcidb.log; [ $$rc = 0 ] && [ "$$(cat $(BUILD)/logs/kcidb.status)" = 0 ]
+	$(MAKE) --no-print-directory report; rc=$$?; wait; \
+	if [ "$$(cat $(BUILD)/logs/kcidb.status)" = 0 ]; then cat $(BUILD)/logs/kcidb.log; \
+	else cat $(BUILD)/logs/kcidb.log >&2; rc=1; fi; exit $$rc
 
 deps:
 	@scripts/lab/deps.sh

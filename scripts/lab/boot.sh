@@ -55,12 +55,16 @@ esac
 # and the rest is the same (boot_env), listing them again would give the
 # same text. It saves some sixty processes a boot, which a warm make's
 # reused boots spent beside the one boot it runs.
+# It holds while nothing builds beside the boots (make builds before it
+# boots): a file written in another shell during a listing may keep a
+# time older than the listing's end.
 quick_look() {
-	[ -n "$reusable" ] && [ -f "$run/inputs.since" ] && [ -s "$run/inputs.files" ] &&
+	[ -n "$reusable" ] && [ -s "$run/inputs" ] && [ -f "$run/inputs.since" ] &&
+		[ -s "$run/inputs.files" ] &&
 		[ "$(boot_env "$here")" = "$(cat "$run/inputs.env" 2>/dev/null)" ] || return 1
-	# A listed file gone makes find fail.
+	# A listed file gone makes find fail; -H: a listed link by its target.
 	# shellcheck disable=SC2046 # the listed paths have no spaces
-	newer=$(find $(cat "$run/inputs.files") -maxdepth 0 -newer "$run/inputs.since" -print -quit 2>/dev/null) &&
+	newer=$(find -H $(cat "$run/inputs.files") -maxdepth 0 -newer "$run/inputs.since" -print -quit 2>/dev/null) &&
 		[ -z "$newer" ]
 }
 quick_look && reuse
@@ -68,8 +72,10 @@ next="$RESULTS/$kernel/.next-$profile"
 rm -rf "$next"
 mkdir -p "$next"
 cd "$next" || exit 1
-# Before anything is read: a file changed from here on is newer.
-: >inputs.since
+# Before anything is read: a file changed from here on is newer. Two
+# seconds early, so that a file written in the same tick counts as newer
+# too (file times are coarser than the clock).
+touch -d "@$(($(date +%s) - 2))" inputs.since
 profile_initrd_list "$kernel" "$profile" initrd.cpio || exit 1
 peer=$(profile_get "$profile" peer)
 if [ -n "$peer" ]; then

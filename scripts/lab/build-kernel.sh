@@ -146,7 +146,8 @@ col=1
 	nm --defined-only "$obj/$o" | awk '$2 == "t" || $2 == "T" { print $3 }'
 done | sort -u | comm -23 - "$out/vmlinux-duplicates" >"$out/traced-builtin.new" ||
 	die "cannot list the traced functions of '$variant'"
-replace_changed "$out/traced-builtin.new" "$out/traced-builtin"
+replace_changed "$out/traced-builtin.new" "$out/traced-builtin" ||
+	die "cannot write '$out/traced-builtin'"
 # An image the build left as it was goes back with its time.
 for f in vmlinux arch/x86/boot/bzImage; do
 	b=${f##*/}

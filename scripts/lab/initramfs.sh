@@ -61,7 +61,7 @@ list="$out/base.list"
 } >"$list.tmp"
 # Written again only when changed: every boot's quick look (boot.sh)
 # compares the list's time.
-replace_changed "$list.tmp" "$list"
+replace_changed "$list.tmp" "$list" || die "cannot write '$list'"
 "$gen" -t "$CPIO_MTIME" "$list" >"$out/base.cpio.tmp" || die "gen_init_cpio failed on '$list'"
-replace_changed "$out/base.cpio.tmp" "$out/base.cpio"
+replace_changed "$out/base.cpio.tmp" "$out/base.cpio" || die "cannot write '$out/base.cpio'"
 progress initramfs "base $(wc -c <"$out/base.cpio") bytes (busybox, init); tests and modules are added per boot"

@@ -241,7 +241,8 @@ initrd_pack() {
 
 # replace_changed NEW FILE: NEW becomes FILE when their bytes differ, else
 # NEW goes and FILE keeps its time: the files a boot packs change time
-# only when they change (boot.sh's quick look compares times).
+# only when they change (boot.sh's quick look compares times). Fails when
+# NEW could not become FILE.
 replace_changed() {
 	if cmp -s "$1" "$2"; then rm -f "$1"; else mv "$1" "$2"; fi
 }
@@ -324,6 +325,10 @@ boot_inputs() {
 	{
 		echo "$_img"
 		echo "$BUILD/initramfs/base.list"
+		# The base archive too: a file packed from a package (busybox)
+		# keeps the time dpkg gave it, but the archive is written again
+		# when its bytes change (initramfs.sh).
+		echo "$BUILD/initramfs/base.cpio"
 		echo "$KTREES/$_k/modules/lib/modules"
 		# Those packed from an absolute path (the rest are made beside
 		# the list from what is here), and the guest tests' folders (a

@@ -209,6 +209,17 @@ done)
 [ -z "$v4l2_lines" ] || printf '%s\n' "$v4l2_lines"
 [ -f "$RESULTS/matrix-wall" ] && echo "matrix wall time: $(cat "$RESULTS/matrix-wall") s"
 
+# records: every boot's result.json, indented, a line "," between two.
+records() {
+	set --
+	for p in $profiles; do
+		for k in baseline patched; do
+			[ ! -f "$RESULTS/$k/$p/result.json" ] || set -- "$@" "$RESULTS/$k/$p/result.json"
+		done
+	done
+	[ $# = 0 ] || awk 'FNR == 1 && NR > 1 { print "," } { print "    " $0 }' "$@"
+}
+
 # summary.json: the run's facts and every boot's record.
 {
 	printf '{\n  "origin": "bklfree",\n  "accel": %s,\n  "series": %s,\n' \
@@ -216,12 +227,7 @@ done)
 	printf '  "patches": ['
 	[ ! -f "$applied" ] || json_lines "$applied"
 	printf '],\n  "boots": [\n'
-	# Each boot's record indented, a line "," between two.
-	for p in $profiles; do
-		for k in baseline patched; do
-			[ ! -f "$RESULTS/$k/$p/result.json" ] || echo "$RESULTS/$k/$p/result.json"
-		done
-	done | xargs -r awk 'FNR == 1 && NR > 1 { print "," } { print "    " $0 }'
+	records
 	printf '\n  ]\n}\n'
 } >"$RESULTS/summary.json"
 
