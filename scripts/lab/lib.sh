@@ -482,17 +482,20 @@ host_usr_args() {
 # json_str TEXT: TEXT as a JSON string literal (quotes, backslashes and
 # control characters escaped).
 json_str() {
-	printf '%s' "$1" | tr -d '\000-\010\013-\037' |
-		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' |
+	printf '%s' "$1" | json_escape |
 		awk 'BEGIN { printf "\"" } NR > 1 { printf "\\n" } { printf "%s", $0 } END { printf "\"" }'
+}
+
+# json_escape: standard input with JSON's escapes for each line's quotes,
+# backslashes and tabs, other control characters but the newline dropped.
+json_escape() {
+	tr -d '\000-\010\013-\037' | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g'
 }
 
 # json_lines FILE: each line of FILE as a JSON string literal, as json_str
 # makes it, joined by ", " (one pass, not three processes a line).
 json_lines() {
-	tr -d '\000-\010\013-\037' <"$1" |
-		sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' |
-		awk '{ printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 }'
+	json_escape <"$1" | awk '{ printf "%s\"%s\"", (NR > 1 ? ", " : ""), $0 }'
 }
 
 # series_file FILE: the patch names of a quilt series file, in order
