@@ -29,7 +29,7 @@ config() {
 config >/dev/null 2>"$w/err"
 ktap_ok $((! $?)) "config with an impossible option fails"
 ktap_diag "$(head -n 1 "$w/err")"
-grep -q "^error: CONFIG_VIDEO_VIVID=y from qemu-devices/impossible.profile is not set after olddefconfig" "$w/err"
+grep -q "^error: CONFIG_VIDEO_VIVID=y from qemu-devices/impossible.profile is not set after allnoconfig" "$w/err"
 ktap_ok $? "the error names the option and its profile"
 
 cat >>"$w/top/qemu-devices/impossible.profile" <<'EOT'
