@@ -273,8 +273,9 @@ lseek_records() {
 # image, every file of the shared initramfs and of the part beside it, the
 # profile's text, the peer's (PEER-LIST: its initramfs list), QEMU's
 # version and arguments, the lab scripts and tools that run and judge the
-# boot, the image makers and host checks, and the host programs tool=
-# lines share with their packages' state. LAB: the folder of boot.sh.
+# boot, the image makers, the files their arguments name, the host checks,
+# OVMF for a firmware=ovmf profile, and the host programs tool= lines
+# share with their packages' state. LAB: the folder of boot.sh.
 # Also writes inputs.files there: the files read for it, one path a line,
 # and the folders of the packed ones (a file that appears beside them, a
 # test's .ksft, changes what is packed), for boot.sh's quick look.
@@ -317,6 +318,19 @@ boot_inputs() {
 		profile_get "$_p" hostcheck | cut -d' ' -f1
 	} | sort -u | sed "s|^|$TOOLS/|")
 	for _t in $_makers; do sha256sum "$_t"; done
+	# The files an image maker's arguments name (affs-fuzz --recipes
+	# FILE, read from the repository when not found here): another recipe
+	# is another image.
+	_argfiles=$(profile_get "$_p" image | awk 'NF > 3 {
+			for (i = 4; i <= NF; i++) print $i }' | while read -r _a; do
+			case $_a in /*) ;; *) _a=$TOP/$_a ;; esac
+			[ ! -f "$_a" ] || echo "$_a"
+		done | sort -u)
+	for _f in $_argfiles; do sha256sum "$_f"; done
+	# The firmware a firmware=ovmf boot starts from.
+	_fw=
+	[ "$(profile_get "$_p" firmware)" != ovmf ] || _fw=$OVMF
+	[ -z "$_fw" ] || sha256sum "$_fw"
 	_tools=$(profile_get "$_p" tool; [ -z "$_peer" ] || profile_get "peers/$_peer" tool)
 	if [ -n "$_tools" ]; then
 		# shellcheck disable=SC2086 # absolute paths, no spaces
@@ -337,7 +351,7 @@ boot_inputs() {
 			index($0, g) == 1 { sub(/\/[^\/]*$/, ""); print }'
 		echo "$TOP/qemu-devices/$_p.profile"
 		[ -z "$_peer" ] || echo "$TOP/qemu-devices/peers/$_peer.profile"
-		printf '%s\n' $_scripts $_makers
+		printf '%s\n' $_scripts $_makers $_argfiles $_fw
 		[ -z "$_tools" ] || printf '%s\n' $_tools /var/lib/dpkg/status
 	} | sort -u >inputs.files
 }

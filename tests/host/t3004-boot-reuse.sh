@@ -10,10 +10,11 @@
 # the kernel's) each boot again. A plain reuse is boot.sh's quick look
 # (no listed file newer than the last listing); a listed file written
 # again with the same bytes is listed again and reused; a .ksft that
-# appears beside a packed test (no listed file changed) boots again.
+# appears beside a packed test (no listed file changed) boots again, and
+# so does a changed file that an image= line's maker reads (a recipe).
 . "$TOP/tests/host/ktap.sh"
 . "$TOP/tests/host/standin-boot.sh"
-ktap_plan 13
+ktap_plan 14
 
 standin_lab t3004
 # Reuse as make boot has it, whatever the caller exported.
@@ -96,12 +97,25 @@ booted "$w/mark" && grep -q '/tests/core/chardev.ksft' "$run/initrd.cpio.list"
 ktap_ok $? "a .ksft that appears beside a packed test boots again" ||
 	ktap_diag "$(cat "$w/quick.out")"
 
+# The profile changed: an image made from a recipe file of the
+# repository (affs-fuzz reads it through TOP).
 sleep 1
 : >"$w/mark"
-echo "cmdline=bklfree.unused=1" >>"$d/quick.profile"
+mkdir -p "$w/top/tests/data"
+sed -n '/^[a-z]/{p;q}' "$TOP/tests/data/affs-crash/recipes-loops" >"$w/top/tests/data/recipes"
+echo "image=crash.img 0 affs-fuzz --recipes tests/data/recipes" >>"$d/quick.profile"
 standin_boot "$w" quick
-booted "$w/mark" && [ ! -e "$run/reused" ] && [ "$(verdict_kv "$run/verdict" verdict)" = pass ]
+booted "$w/mark" && [ ! -e "$run/reused" ] && [ "$(verdict_kv "$run/verdict" verdict)" = pass ] &&
+	[ -s "$run/crash.img" ]
 ktap_ok $? "a changed profile boots again" || ktap_diag "$(cat "$w/quick.out")"
+
+sleep 1
+: >"$w/mark"
+echo "# another comment" >>"$w/top/tests/data/recipes"
+standin_boot "$w" quick
+booted "$w/mark" && grep -qx "$w/top/tests/data/recipes" "$run/inputs.files"
+ktap_ok $? "a recipe file an image= line names, changed, boots again" ||
+	ktap_diag "$(cat "$w/quick.out")"
 
 sleep 1
 : >"$w/mark"
