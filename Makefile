@@ -193,17 +193,18 @@ check-lava: deps tools initramfs
 
 # Host tests first (a failure stops before any kernel is built), then the
 # kernels, the allmodconfig objects and the boots; see scripts/lab/check.sh.
-# The tree, the tools and the guest tests are made as many at once as there
-# are cores, the tree first: its extraction (10 s, one long job) then runs
-# beside the compiles of about 120 static programs instead of after them.
+# The tools, the guest tests and the tree are made as many at once as there
+# are cores: a fresh clone compiles about 120 static programs (28 s on two
+# cores) and extracts the tree (10 s alone; begun first, beside the
+# compiles, it took 25 s and the stage 5 s longer).
 check: deps
-	@$(MAKE) --no-print-directory -j$$(nproc) tree tools guest
+	@$(MAKE) --no-print-directory -j$$(nproc) tools guest tree
 	@scripts/lab/check.sh
 
 # The host tests alone: tools, guest tests, the extracted tree and the
 # llseek report, no kernel build.
 check-host: deps
-	@$(MAKE) --no-print-directory -j$$(nproc) tree tools guest
+	@$(MAKE) --no-print-directory -j$$(nproc) tools guest tree
 	@scripts/lab/check-host.sh
 
 bench: deps
