@@ -36,7 +36,9 @@
  * argument is a usage error (exit 2).
  *
  * For waiting, bounded and without sleeps: ktap_now_ms() for deadlines and
- * ktap_wait_dev() for devices that show up late.
+ * ktap_wait_dev() for devices that show up late. Shared by several tests:
+ * ktap_open_dev() (a node, waited for), ktap_seek_fails() (an lseek that
+ * must fail with an errno) and ktap_pump() (bytes through a loop of fds).
  */
 #ifndef BKLFREE_KTAP_H
 #define BKLFREE_KTAP_H
@@ -45,6 +47,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -267,6 +270,78 @@ static int ktap_dev_present(const char *path)
 	ktap_wait_dev(strcmp(dir, "/dev") ? dir : NULL, ktap_dev_there,
 		      (void *)path, KTAP_DEV_WAIT_MS);
 	return !access(path, F_OK);
+}
+
+/* Open a device node (waiting for it as above), or say why not: -1. */
+static inline int ktap_open_dev(const char *path, int flags)
+{
+	int fd;
+
+	if (!ktap_dev_present(path)) {
+		ktap_diag("%s absent", path);
+		return -1;
+	}
+	fd = open(path, flags | O_CLOEXEC);
+	if (fd < 0)
+		ktap_diag("open %s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* lseek(fd, off, whence) fails with err, or a diagnostic says what it did. */
+static inline int ktap_seek_fails(int fd, off_t off, int whence, int err)
+{
+	off_t r;
+
+	errno = 0;
+	r = lseek(fd, off, whence);
+	if (r == -1 && errno == err)
+		return 1;
+	ktap_diag("lseek(%lld, %d): %lld (%s), want %s", (long long)off,
+		  whence, (long long)r, strerror(errno), strerrorname_np(err));
+	return 0;
+}
+
+/*
+ * Write len bytes of src on out while reading len bytes into dst from in
+ * (both non-blocking, as through a loop), for at most ms milliseconds or
+ * until an error other than EAGAIN. Returns the bytes read; a diagnostic
+ * says what was sent and read when it is short.
+ */
+static inline size_t ktap_pump(int out, int in, const unsigned char *src,
+			       unsigned char *dst, size_t len, int ms)
+{
+	long long end = ktap_now_ms() + ms;
+	size_t sent = 0, got = 0;
+
+	while (got < len) {
+		struct pollfd pfd[2] = {
+			{ .fd = in, .events = POLLIN },
+			{ .fd = sent < len ? out : -1, .events = POLLOUT },
+		};
+		long long left = end - ktap_now_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(pfd, 2, left) <= 0)
+			break;
+		if (pfd[1].revents & POLLOUT) {
+			n = write(out, src + sent, len - sent);
+			if (n > 0)
+				sent += n;
+			else if (n < 0 && errno != EAGAIN)
+				break;
+		}
+		if (pfd[0].revents & POLLIN) {
+			n = read(in, dst + got, len - got);
+			if (n > 0)
+				got += n;
+			else if (n < 0 && errno != EAGAIN)
+				break;
+		}
+	}
+	if (got < len)
+		ktap_diag("sent %zu of %zu bytes, received %zu in %d ms (%s)",
+			  sent, len, got, ms, strerror(errno));
+	return got;
 }
 
 static int ktap_kconfig_set(const char *name)

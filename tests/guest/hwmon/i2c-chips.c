@@ -482,16 +482,7 @@ static int wdt_int(int fd, unsigned long req, int in, int *out)
 
 static int open_node(const char *path)
 {
-	int fd = -1;
-
-	if (chip_ok && ktap_dev_present(path)) {
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0)
-			ktap_perror(path);
-	} else if (chip_ok) {
-		ktap_diag("%s absent", path);
-	}
-	return fd;
+	return chip_ok ? ktap_open_dev(path, O_RDWR) : -1;
 }
 
 /* The watchdog ioctls both drivers answer alike. */

@@ -37,22 +37,18 @@
 static int espipe(const char *path, off_t off, int whence)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	off_t r;
-	int err;
+	int ok;
 
 	if (fd < 0) {
 		ktap_perror(path);
 		return 0;
 	}
-	errno = 0;
-	r = lseek(fd, off, whence);
-	err = errno;
+	ok = ktap_seek_fails(fd, off, whence, ESPIPE);
+	if (!ok)
+		ktap_diag("%s", path);
 	close(fd);
-	if (r != -1 || err != ESPIPE)
-		ktap_diag("%s: lseek returned %lld (%s)", path, (long long)r,
-			  strerror(err));
 	errno = 0;
-	return r == -1 && err == ESPIPE;
+	return ok;
 }
 
 static int pread_espipe(const char *path)

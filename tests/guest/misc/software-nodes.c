@@ -53,21 +53,6 @@
 /* A call that must fail with errno e. */
 #define FAILS(call, e) ((call) < 0 && errno == (e))
 
-/* open PATH (waiting for devtmpfs at most 3 s), or say why not: -1. */
-static int node(const char *path, int flags)
-{
-	int fd;
-
-	if (!ktap_dev_present(path)) {
-		ktap_diag("%s absent", path);
-		return -1;
-	}
-	fd = open(path, flags | O_CLOEXEC);
-	if (fd < 0)
-		ktap_diag("open %s: %s", path, strerror(errno));
-	return fd;
-}
-
 /*
  * poll once for POLLIN or POLLOUT, for at most ms: the revents (only those
  * two, POLLERR and POLLHUP can show), or -1.
@@ -165,7 +150,7 @@ static int vhci_create(void)
 	struct stat st;
 	struct sockaddr_hci_ sa = { AF_BLUETOOTH, 0xffff, HCI_CHANNEL_MONITOR };
 	int mon = socket(AF_BLUETOOTH, SOCK_RAW | SOCK_CLOEXEC, BT_PROTO_HCI);
-	int fd = node("/dev/vhci", O_RDWR | O_NONBLOCK);
+	int fd = ktap_open_dev("/dev/vhci", O_RDWR | O_NONBLOCK);
 	int ok = fd >= 0, idx = -1;
 
 	ok = ok && CHECK(mon >= 0 && !bind(mon, (struct sockaddr *)&sa, sizeof(sa)));
@@ -207,11 +192,11 @@ static int aoe_control(void)
 {
 	static char big[1024];
 	char buf[64];
-	int err = node("/dev/etherd/err", O_RDONLY | O_NONBLOCK);
-	int ifs = node("/dev/etherd/interfaces", O_WRONLY);
-	int disc = node("/dev/etherd/discover", O_RDWR);
-	int reval = node("/dev/etherd/revalidate", O_WRONLY);
-	int flush = node("/dev/etherd/flush", O_WRONLY);
+	int err = ktap_open_dev("/dev/etherd/err", O_RDONLY | O_NONBLOCK);
+	int ifs = ktap_open_dev("/dev/etherd/interfaces", O_WRONLY);
+	int disc = ktap_open_dev("/dev/etherd/discover", O_RDWR);
+	int reval = ktap_open_dev("/dev/etherd/revalidate", O_WRONLY);
+	int flush = ktap_open_dev("/dev/etherd/flush", O_WRONLY);
 	int ok = err >= 0 && ifs >= 0 && disc >= 0 && reval >= 0 && flush >= 0;
 
 	memset(big, 'x', sizeof(big));
@@ -243,7 +228,7 @@ static int pktcdvd_control(void)
 {
 	struct pkt_ctrl_command c = { .command = PKT_CTRL_CMD_STATUS,
 				      .dev = 1, .pkt_dev = 1 };
-	int fd = node("/dev/pktcdvd/control", O_RDWR);
+	int fd = ktap_open_dev("/dev/pktcdvd/control", O_RDWR);
 	int ok = fd >= 0;
 
 	ok = ok && CHECK(!ioctl(fd, PACKET_CTRL_CMD, &c));
@@ -271,7 +256,7 @@ static int pktcdvd_control(void)
  */
 static int misdn_timer(void)
 {
-	int fd = node("/dev/mISDNtimer", O_RDWR | O_NONBLOCK);
+	int fd = ktap_open_dev("/dev/mISDNtimer", O_RDWR | O_NONBLOCK);
 	int ok = fd >= 0, t1 = 20, t2 = 60000, del, id = -1, zero = 0;
 	char small[2];
 
@@ -309,7 +294,7 @@ static int capi_no_controller(void)
 	capi_ioctl_struct d = { .contr = 0 };
 	__u16 err = 0;
 	char buf[64];
-	int fd = node("/dev/capi20", O_RDWR | O_NONBLOCK);
+	int fd = ktap_open_dev("/dev/capi20", O_RDWR | O_NONBLOCK);
 	int ok = fd >= 0;
 
 	ok = ok && CHECK(FAILS(ioctl(fd, CAPI_INSTALLED), ENXIO));
@@ -368,8 +353,8 @@ static int capi_register(void)
 	/* LISTEN_REQ to controller 1: length 12, command 0x05, REQ 0x80. */
 	unsigned char msg[12] = { 12, 0, 0, 0, 0x05, 0x80, 1, 0, 1, 0, 0, 0 };
 	char line[64], buf[64];
-	int fd = node("/dev/capi20", O_RDWR | O_NONBLOCK);
-	int small = node("/dev/capi20", O_RDWR | O_NONBLOCK);
+	int fd = ktap_open_dev("/dev/capi20", O_RDWR | O_NONBLOCK);
+	int small = ktap_open_dev("/dev/capi20", O_RDWR | O_NONBLOCK);
 	int ok = fd >= 0 && small >= 0, id = -1;
 	__u16 err = 0;
 
@@ -421,7 +406,7 @@ static int capi_proc_empty(void)
 static int cachefiles_daemon(void)
 {
 	char buf[512];
-	int fd = node("/dev/cachefiles", O_RDWR);
+	int fd = ktap_open_dev("/dev/cachefiles", O_RDWR);
 	int again = fd >= 0 ? open("/dev/cachefiles", O_RDWR | O_CLOEXEC) : -1;
 	int ok = fd >= 0;
 
@@ -463,7 +448,7 @@ static int coda_psdev(void)
 	/* opcode 2 (not a downcall), unique 42 */
 	struct { uint32_t opcode, unique, result; } reply = { 2, 42, 0 };
 	char buf[64];
-	int fd = node("/dev/cfs0", O_RDWR | O_NONBLOCK);
+	int fd = ktap_open_dev("/dev/cfs0", O_RDWR | O_NONBLOCK);
 	int again = fd >= 0 ? open("/dev/cfs0", O_RDWR | O_CLOEXEC) : -1;
 	int ok = fd >= 0, ver = 0;
 
@@ -515,7 +500,7 @@ static int dlm_control(void)
 	static const uint32_t old[3] = { 5, 0, 0 };
 	struct dlm_device_version v = { { 0 } };
 	char buf[64];
-	int fd = node("/dev/dlm-control", O_RDWR);
+	int fd = ktap_open_dev("/dev/dlm-control", O_RDWR);
 	int ok = fd >= 0;
 
 	ok = ok && CHECK(read(fd, &v, sizeof(v)) == sizeof(v));
@@ -547,7 +532,7 @@ static int dlm_plock(void)
 			     DLM_PLOCK_VERSION_PATCH },
 		.fsid = 0xb1f,
 	};
-	int fd = node("/dev/dlm_plock", O_RDWR);
+	int fd = ktap_open_dev("/dev/dlm_plock", O_RDWR);
 	int ok = fd >= 0;
 
 	ok = ok && CHECK(FAILS(read(fd, &info, sizeof(info) - 1), EINVAL));
@@ -584,7 +569,7 @@ static int ecryptfs_daemon(void)
 	timer_t t;
 	char buf[64];
 	long long start;
-	int fd = node("/dev/ecryptfs", O_RDWR);
+	int fd = ktap_open_dev("/dev/ecryptfs", O_RDWR);
 	int again = fd >= 0 ? open("/dev/ecryptfs", O_RDWR | O_CLOEXEC) : -1;
 	int ok = fd >= 0;
 
@@ -628,7 +613,7 @@ static int stm_dummy(void)
 	} p = { .id = { .size = sizeof(p), .width = 1 }, .name = "default" };
 	struct stp_policy_id got;
 	unsigned long long opts = 0;
-	int fd = node("/dev/dummy_stm.0", O_RDWR);
+	int fd = ktap_open_dev("/dev/dummy_stm.0", O_RDWR);
 	int ok = fd >= 0;
 
 	memset(&got, 0xff, sizeof(got));
@@ -682,7 +667,7 @@ static int megaraid_mm(void)
 {
 	struct mimd m = { 0 };
 	uint32_t val = 0xdeadbeef;
-	int fd = node("/dev/megadev0", O_RDWR);
+	int fd = ktap_open_dev("/dev/megadev0", O_RDWR);
 	int ok = fd >= 0;
 
 	ok = ok && CHECK(sizeof(m) == 110);
@@ -710,7 +695,7 @@ static int megaraid_mm(void)
 static int kfifo_bytestream(void)
 {
 	char in[40], out[64];
-	int fd = node("/proc/bytestream-fifo", O_RDWR);
+	int fd = ktap_open_dev("/proc/bytestream-fifo", O_RDWR);
 	int ok = fd >= 0;
 
 	for (size_t i = 0; i < sizeof(in); i++)
@@ -728,7 +713,7 @@ static int kfifo_bytestream(void)
 static int kfifo_inttype(void)
 {
 	int in[40], out[64];
-	int fd = node("/proc/int-fifo", O_RDWR);
+	int fd = ktap_open_dev("/proc/int-fifo", O_RDWR);
 	int ok = fd >= 0;
 
 	for (int i = 0; i < 40; i++)
@@ -748,7 +733,7 @@ static int kfifo_record(void)
 {
 	static char big[200];
 	char out[100];
-	int fd = node("/proc/record-fifo", O_RDWR);
+	int fd = ktap_open_dev("/proc/record-fifo", O_RDWR);
 	int ok = fd >= 0;
 
 	ok = ok && CHECK(write(fd, "hello", 5) == 5);
@@ -771,7 +756,7 @@ static int kfifo_record(void)
 static int mcelog(void)
 {
 	static struct mce log[256];
-	int fd = node("/dev/mcelog", O_RDONLY);
+	int fd = ktap_open_dev("/dev/mcelog", O_RDONLY);
 	int excl = fd >= 0 ? open("/dev/mcelog", O_RDONLY | O_EXCL | O_CLOEXEC) : -1;
 	int ok = fd >= 0, rec = 0, len = 0, flags = -1;
 
@@ -865,7 +850,7 @@ static int serio_raw_userio(void)
 	char dir[300], path[320];
 	unsigned char b[8];
 	int nl = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_KOBJECT_UEVENT);
-	int uio = node("/dev/userio", O_RDWR | O_NONBLOCK);
+	int uio = ktap_open_dev("/dev/userio", O_RDWR | O_NONBLOCK);
 	int raw = -1, ctl = -1;
 	int ok = uio >= 0;
 
@@ -883,7 +868,7 @@ static int serio_raw_userio(void)
 		ok = CHECK(ctl >= 0 && put(ctl, "serio_raw") == 9);
 		close(ctl);
 	}
-	ok = ok && CHECK((raw = node("/dev/serio_raw0", O_RDWR | O_NONBLOCK)) >= 0);
+	ok = ok && CHECK((raw = ktap_open_dev("/dev/serio_raw0", O_RDWR | O_NONBLOCK)) >= 0);
 	ok = ok && CHECK(FAILS(read(raw, b, sizeof(b)), EAGAIN));
 	ok = ok && CHECK(poll_in(raw, 0) == POLLOUT);
 	ok = ok && CHECK(userio_cmd(uio, USERIO_CMD_SEND_INTERRUPT, 0xab));

@@ -113,20 +113,6 @@ static int proc_mtd(void)
 	return mtd_num >= 0;
 }
 
-static int ctrl_ioctl(unsigned long cmd, void *arg)
-{
-	int fd = node("/dev/ubi_ctrl", O_RDWR);
-	int r, err;
-
-	if (fd < 0)
-		return -1;
-	r = ioctl(fd, cmd, arg);
-	err = errno;
-	close(fd);
-	errno = err;
-	return r;
-}
-
 static int dev_ioctl(const char *path, unsigned long cmd, void *arg)
 {
 	int fd = node(path, O_RDWR);
@@ -141,11 +127,16 @@ static int dev_ioctl(const char *path, unsigned long cmd, void *arg)
 	return r;
 }
 
+static int ctrl_ioctl(unsigned long cmd, void *arg)
+{
+	return dev_ioctl("/dev/ubi_ctrl", cmd, arg);
+}
+
 /* lseek on a node without an llseek: ESPIPE (vfs_llseek, no FMODE_LSEEK). */
 static int espipe(const char *path, int flags)
 {
 	int fd = node(path, flags);
-	int ok = fd >= 0 && lseek(fd, 0, SEEK_SET) < 0 && errno == ESPIPE;
+	int ok = fd >= 0 && ktap_seek_fails(fd, 0, SEEK_SET, ESPIPE);
 
 	close(fd);
 	return ok;

@@ -608,9 +608,7 @@ static int macvtap_create(void)
 		if (!mvt_index[i] || link_set_up(mvt_index[i]))
 			return ktap_perror(names[i]), 0;
 		snprintf(path, sizeof(path), "/dev/tap%d", mvt_index[i]);
-		if (!ktap_dev_present(path))
-			return ktap_diag("%s absent", path), 0;
-		tap_fd[i] = node(path, O_RDWR | O_NONBLOCK);
+		tap_fd[i] = ktap_open_dev(path, O_RDWR | O_NONBLOCK);
 		if (tap_fd[i] < 0)
 			return 0;
 	}

@@ -91,17 +91,9 @@ static char buf[FRAG * 2];
 static int node(const char *name, int card, int flags)
 {
 	char path[64];
-	int fd;
 
 	snprintf(path, sizeof(path), name, card);
-	if (!ktap_dev_present(path)) {
-		ktap_diag("%s absent", path);
-		return -1;
-	}
-	fd = open(path, flags | O_CLOEXEC);
-	if (fd < 0)
-		ktap_diag("open %s: %s", path, strerror(errno));
-	return fd;
+	return ktap_open_dev(path, flags);
 }
 
 /* OSS names card 0's nodes without a number: /dev/dsp, /dev/dsp1. */
@@ -129,7 +121,7 @@ static short poll_now(int fd)
 
 static int espipe(int fd)
 {
-	return lseek(fd, 0, SEEK_CUR) < 0 && errno == ESPIPE;
+	return ktap_seek_fails(fd, 0, SEEK_CUR, ESPIPE);
 }
 
 static int read_eagain(int fd)

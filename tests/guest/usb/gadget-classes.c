@@ -236,44 +236,6 @@ static int set_blocking(int fd)
 	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 }
 
-/* Send len bytes on out while reading them on in (both non-blocking). */
-static size_t transfer(int out, int in, const unsigned char *src,
-		       unsigned char *dst, size_t len)
-{
-	long long end = ktap_now_ms() + XFER_WAIT_MS;
-	size_t sent = 0, got = 0;
-
-	while (got < len) {
-		struct pollfd pfd[2] = {
-			{ .fd = in, .events = POLLIN },
-			{ .fd = sent < len ? out : -1, .events = POLLOUT },
-		};
-		long long left = end - ktap_now_ms();
-		ssize_t n;
-
-		if (left <= 0 || poll(pfd, 2, left) <= 0)
-			break;
-		if (pfd[1].revents & POLLOUT) {
-			n = write(out, src + sent, len - sent);
-			if (n > 0)
-				sent += n;
-			else if (n < 0 && errno != EAGAIN)
-				break;
-		}
-		if (pfd[0].revents & POLLIN) {
-			n = read(in, dst + got, len - got);
-			if (n > 0)
-				got += n;
-			else if (n < 0 && errno != EAGAIN)
-				break;
-		}
-	}
-	if (got < len)
-		ktap_diag("sent %zu of %zu bytes, received %zu (%s)", sent, len,
-			  got, strerror(errno));
-	return got;
-}
-
 /* len bytes of the pattern.h blocks one way, compared. */
 static int pattern_pass(int out, int in, size_t len, unsigned int seed)
 {
@@ -285,7 +247,7 @@ static int pattern_pass(int out, int in, size_t len, unsigned int seed)
 	for (i = 0; i < ARRAY_SIZE(src) / PATTERN_SECTOR; i++)
 		pattern_fill(src + i * PATTERN_SECTOR, i, seed);
 	memset(dst, 0, len);
-	if (transfer(out, in, src, dst, len) != len)
+	if (ktap_pump(out, in, src, dst, len, XFER_WAIT_MS) != len)
 		return 0;
 	for (i = 0; i < len; i++) {
 		if (src[i] != dst[i]) {

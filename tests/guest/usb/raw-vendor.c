@@ -221,17 +221,32 @@ out:
 
 /* ---- ldusb -------------------------------------------------------------- */
 
-/* Interrupt OUT (index 1) comes back inverted on interrupt IN (index 0). */
-static void ld_out(struct rd_emu *e, unsigned int i, const uint8_t *d,
-		   unsigned int len)
+/*
+ * The devices below that answer what they are sent: the bytes of an OUT
+ * transfer come back on IN endpoint index 0, each through map.
+ */
+static void echo_mapped(struct rd_emu *e, const uint8_t *d, unsigned int len,
+			uint8_t (*map)(uint8_t))
 {
 	uint8_t r[64];
 	unsigned int n;
 
-	(void)i;
 	for (n = 0; n < len && n < sizeof(r); n++)
-		r[n] = ~d[n];
+		r[n] = map(d[n]);
 	rd_send(e, 0, r, n);
+}
+
+static uint8_t inverted(uint8_t c)
+{
+	return ~c;
+}
+
+/* Interrupt OUT (index 1) comes back inverted on interrupt IN (index 0). */
+static void ld_out(struct rd_emu *e, unsigned int i, const uint8_t *d,
+		   unsigned int len)
+{
+	(void)i;
+	echo_mapped(e, d, len, inverted);
 }
 
 static const struct rd_device ldusb = {
@@ -475,17 +490,17 @@ out:
 
 /* ---- adutux ------------------------------------------------------------- */
 
+static uint8_t case_swapped(uint8_t c)
+{
+	return c ^ 0x20;
+}
+
 /* ADU commands come back with their letters' case swapped. */
 static void adu_out(struct rd_emu *e, unsigned int i, const uint8_t *d,
 		    unsigned int len)
 {
-	uint8_t r[64];
-	unsigned int n;
-
 	(void)i;
-	for (n = 0; n < len && n < sizeof(r); n++)
-		r[n] = d[n] ^ 0x20;
-	rd_send(e, 0, r, n);
+	echo_mapped(e, d, len, case_swapped);
 }
 
 static const struct rd_device adu100 = {
@@ -630,16 +645,16 @@ out:
 
 /* ---- usblcd ------------------------------------------------------------- */
 
+static uint8_t upper_case(uint8_t c)
+{
+	return c >= 'a' && c <= 'z' ? c - 32 : c;
+}
+
 static void lcd_out(struct rd_emu *e, unsigned int i, const uint8_t *d,
 		    unsigned int len)
 {
-	uint8_t r[64];
-	unsigned int n;
-
 	(void)i;
-	for (n = 0; n < len && n < sizeof(r); n++)
-		r[n] = d[n] >= 'a' && d[n] <= 'z' ? d[n] - 32 : d[n];
-	rd_send(e, 0, r, n);
+	echo_mapped(e, d, len, upper_case);
 }
 
 static const struct rd_device usblcd = {

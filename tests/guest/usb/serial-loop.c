@@ -115,40 +115,6 @@ static int fd_of(const char *path)
 	return strcmp(path, USB_TTY) ? uart_fd : usb_fd;
 }
 
-/* Send len bytes from one fd while reading them from the other. */
-static size_t transfer(int out, int in, const unsigned char *src,
-		       unsigned char *dst, size_t len)
-{
-	long long end = ktap_now_ms() + XFER_WAIT_MS;
-	size_t sent = 0, got = 0;
-
-	while (got < len) {
-		struct pollfd pfd[2] = {
-			{ .fd = in, .events = POLLIN },
-			{ .fd = sent < len ? out : -1, .events = POLLOUT },
-		};
-		long long left = end - ktap_now_ms();
-		ssize_t n;
-
-		if (left <= 0 || poll(pfd, 2, left) <= 0)
-			break;
-		if (pfd[1].revents & POLLOUT) {
-			n = write(out, src + sent, len - sent);
-			if (n > 0)
-				sent += n;
-		}
-		if (pfd[0].revents & POLLIN) {
-			n = read(in, dst + got, len - got);
-			if (n > 0)
-				got += n;
-		}
-	}
-	if (got < len)
-		ktap_diag("sent %zu of %zu bytes, received %zu within %d ms",
-			  sent, len, got, XFER_WAIT_MS);
-	return got;
-}
-
 static void run_case(const struct tcase *t, unsigned int seed)
 {
 	size_t len = t->sectors * PATTERN_SECTOR;
@@ -167,7 +133,7 @@ static void run_case(const struct tcase *t, unsigned int seed)
 		for (i = 0; i < t->sectors; i++)
 			pattern_fill(src + i * PATTERN_SECTOR, i, seed);
 		memset(dst, 0, len);
-		ok = transfer(out, in, src, dst, len) == len;
+		ok = ktap_pump(out, in, src, dst, len, XFER_WAIT_MS) == len;
 	}
 	for (i = 0; ok && i < t->sectors; i++) {
 		if (!pattern_check(dst + i * PATTERN_SECTOR, i, seed)) {
