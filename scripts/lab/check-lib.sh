@@ -45,11 +45,21 @@ llseek_report() {
 		"$TOP/coccinelle/llseek" "$TOP/scripts/llseek" \
 		-newer "$_r" -type f 2>/dev/null | head -n 1)" ]; then
 		count pass "llseek report: $(($(wc -l <"$_r") - 1)) rows classified (up to date)"
-	elif "$TOP/scripts/llseek/llseek-report.sh" >"$logdir/llseek-report.log" 2>&1; then
+	elif llseek_report_run; then
 		count pass "llseek report: $(($(wc -l <"$_r") - 1)) rows classified"
 	else
 		count fail "llseek report" "see $logdir/llseek-report.log"
 	fi
+}
+
+# llseek_report_run: llseek-report.sh, its output in the log but for its
+# progress lines (a minute and more of spatch), which are shown too.
+llseek_report_run() {
+	{
+		"$TOP/scripts/llseek/llseek-report.sh" 2>&1
+		echo "$?" >"$logdir/llseek-report.rc"
+	} | tee "$logdir/llseek-report.log" | grep --line-buffered '^  llseek '
+	[ "$(cat "$logdir/llseek-report.rc")" = 0 ]
 }
 
 # host_run TEST: one host test in the background, its KTAP in

@@ -42,7 +42,9 @@ progress() {
 every_30s() {
 	_stage=$1 _pid=$2 _t0=$(now)
 	shift 2
-	while sleep 30; do
+	# sleep without our output: killed, we leave it behind, and it must
+	# not hold a pipe that someone reads to its end.
+	while sleep 30 </dev/null >/dev/null 2>&1; do
 		kill -0 "$_pid" 2>/dev/null || return 0
 		progress "$_stage" "$("$@"), $(elapsed "$_t0") s"
 	done

@@ -8,7 +8,8 @@
 # scripts/llseek/llseek-report.sh runs on the test inputs as a small tree: its
 # rows must be the rule's own, and its cross-check (the independent
 # regular expression, with the #define and #if 0 initialisers it finds)
-# must match tests/host/fixtures/llseek/crosscheck.tsv. Last, the rows of
+# must match tests/host/fixtures/llseek/crosscheck.tsv, and spatch run on
+# two files at a time (LLSEEK_CHUNK) gives the same rows. Last, the rows of
 # fops_llseek-macros.report (one per macro of the rule's MACROS table) are
 # checked against the macros' definitions in the pristine tree's headers:
 # each llseek, read and write value is what the #define body sets, and an
@@ -41,7 +42,7 @@ spatch_run() {
 }
 
 expected=$(cd "$dir" && ls *.res *.report | LC_ALL=C sort)
-ktap_plan $(($(echo "$expected" | wc -l) + 6))
+ktap_plan $(($(echo "$expected" | wc -l) + 7))
 
 # macro_mismatch REPORT: the macro rows of REPORT that the definitions in
 # the pristine tree do not bear out, one line each.
@@ -120,6 +121,15 @@ ktap_ok $? "its rows are the rule's own"
 
 ktap_golden crosscheck.tsv "$golden" "$out/crosscheck.tsv" 2>/dev/null
 ktap_ok $? "its cross-check matches fixtures/llseek/crosscheck.tsv"
+
+# spatch runs LLSEEK_CHUNK files at a time (for its progress lines): two
+# at a time, the rows are the same.
+LLSEEK_CHUNK=2 LLSEEK_TREE=$dir LLSEEK_OUT="$out-chunked" BUILD="$TMPDIR/build" \
+	sh "$TOP/scripts/llseek/llseek-report.sh" >"$TMPDIR/report-chunked.log" 2>&1 &&
+	[ "$(ls "$TMPDIR/build/llseek/report/spatch"/chunk.* | wc -l)" -gt 2 ] &&
+	ktap_golden report-chunked "$out/report.tsv" "$out-chunked/report.tsv"
+ktap_ok $? "two files a spatch run give the same report" ||
+	ktap_diag "$(tail -n 5 "$TMPDIR/report-chunked.log")"
 
 pristine="${BUILD:-$TOP/build}/pristine"
 macros="$dir/fops_llseek-macros.report"
