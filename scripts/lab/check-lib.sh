@@ -14,8 +14,9 @@
 #                    (tools/lab/verdict reads the KTAP), a skip as skipped,
 #                    never as passed. "host" runs as many at a time as
 #                    there are cores (HOST_JOBS=N), "kernels" one at a
-#                    time; results are printed in name order. --stop ends
-#                    at the first failing test and returns 1
+#                    time; results are printed in name order, and every
+#                    30 s a line names the tests still running. --stop
+#                    ends at the first failing test and returns 1
 # v4l2_check PROFILE each run of v4l2-compliance on PROFILE's two boots
 #                    (v4l2_compare in lib.sh): one result each, a pass
 #                    only when the patched kernel does no worse (check.sh;
@@ -109,6 +110,16 @@ host_result() {
 	[ "$rc" -eq 0 ] && [ "$n_bad" -eq 0 ]
 }
 
+# host_running: host_tests's progress line, the started tests that have
+# not ended.
+host_running() {
+	_names=
+	for _n in $_queue; do
+		[ -f "$logdir/$_n.rc" ] || _names="$_names $_n"
+	done
+	progress check "running:${_names:- (none)}, $(elapsed "$_t0") s"
+}
+
 host_tests() { # host_tests host|kernels [--stop]
 	# The kernel tests boot guests with timeouts: one at a time.
 	_jobs=1
@@ -129,7 +140,11 @@ host_tests() { # host_tests host|kernels [--stop]
 	mkfifo "$logdir/.ended" && exec 3<>"$logdir/.ended" && rm -f "$logdir/.ended" ||
 		die "cannot make the FIFO $logdir/.ended"
 	set -- $_todo
-	_queue= _stopped=
+	_queue= _stopped= _t0=$(now)
+	# Results wait for every test before them in name order: a line every
+	# 30 s says which are still running (a ".tick" on the FIFO).
+	(while sleep 30 </dev/null >/dev/null 2>&1; do echo .tick >&3; done) &
+	_ticker=$!
 	while :; do
 		# The finished tests at the head of the queue, in name order.
 		while [ -n "$_queue" ]; do
@@ -150,6 +165,10 @@ host_tests() { # host_tests host|kernels [--stop]
 			shift
 		done
 		read -r _ended <&3
+		if [ "$_ended" = .tick ]; then
+			host_running
+			continue
+		fi
 		_running=$((_running - 1))
 		# Under --stop, a test that failed ends the starting: every
 		# test before it in name order has started.
@@ -159,9 +178,10 @@ host_tests() { # host_tests host|kernels [--stop]
 	# Every test started has ended (those started beside a failing one
 	# under --stop run to their end, uncounted).
 	while [ "$_running" -gt 0 ]; do
-		read -r _ <&3
-		_running=$((_running - 1))
+		read -r _ended <&3
+		[ "$_ended" = .tick ] || _running=$((_running - 1))
 	done
+	kill "$_ticker" 2>/dev/null
 	exec 3>&-
 	[ -z "$_stopped" ] || {
 		echo "stopped at the first failing host test, $_stopped"
