@@ -117,7 +117,7 @@ host_running() {
 	for _n in $_queue; do
 		[ -f "$logdir/$_n.rc" ] || _names="$_names $_n"
 	done
-	progress check "running:${_names:- (none)}, $(elapsed "$_t0") s"
+	progress check "running:${_names:- (none)}, $(elapsed "$_since") s"
 }
 
 host_tests() { # host_tests host|kernels [--stop]
@@ -140,7 +140,7 @@ host_tests() { # host_tests host|kernels [--stop]
 	mkfifo "$logdir/.ended" && exec 3<>"$logdir/.ended" && rm -f "$logdir/.ended" ||
 		die "cannot make the FIFO $logdir/.ended"
 	set -- $_todo
-	_queue= _stopped= _t0=$(now)
+	_queue= _stopped= _since=$(now)
 	# Results wait for every test before them in name order: a line every
 	# 30 s says which are still running (a ".tick" on the FIFO).
 	(while sleep 30 </dev/null >/dev/null 2>&1; do echo .tick >&3; done) &
