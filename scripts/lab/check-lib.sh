@@ -56,6 +56,7 @@ llseek_report() {
 # llseek_report_run: llseek-report.sh, its output in the log but for its
 # progress lines (a minute and more of spatch), which are shown too.
 llseek_report_run() {
+	rm -f "$logdir/llseek-report.rc"
 	{
 		"$TOP/scripts/llseek/llseek-report.sh" 2>&1
 		echo "$?" >"$logdir/llseek-report.rc"
@@ -74,7 +75,9 @@ host_run() {
 		_t0=$(now)
 		TMPDIR="$logdir/tmp-$_name" sh -c 'mkdir -p "$TMPDIR" && exec sh "$0"' \
 			"$1" >"$logdir/$_name.log" 2>&1 3>&-
-		echo "$? $(elapsed "$_t0")" >"$logdir/$_name.rc"
+		# Whole or not at all: host_tests reads it once it exists.
+		echo "$? $(elapsed "$_t0")" >"$logdir/$_name.rc.new" &&
+			mv "$logdir/$_name.rc.new" "$logdir/$_name.rc"
 		echo "$_name" >&3
 	) &
 }
@@ -143,7 +146,9 @@ host_tests() { # host_tests host|kernels [--stop]
 	_queue= _stopped= _since=$(now)
 	# Results wait for every test before them in name order: a line every
 	# 30 s says which are still running (a ".tick" on the FIFO).
-	(while sleep 30 </dev/null >/dev/null 2>&1; do echo .tick >&3; done) &
+	(while sleep 30 >/dev/null 2>&1 && kill -0 $$ 2>/dev/null; do
+		echo .tick >&3
+	done) >/dev/null 2>&1 &
 	_ticker=$!
 	while :; do
 		# The finished tests at the head of the queue, in name order.

@@ -44,7 +44,7 @@ every_30s() {
 	shift 2
 	# sleep without our output: killed, we leave it behind, and it must
 	# not hold a pipe that someone reads to its end.
-	while sleep 30 </dev/null >/dev/null 2>&1; do
+	while sleep 30 >/dev/null 2>&1; do
 		kill -0 "$_pid" 2>/dev/null || return 0
 		progress "$_stage" "$("$@"), $(elapsed "$_t0") s"
 	done
@@ -354,7 +354,10 @@ boot_inputs() {
 		echo "$TOP/qemu-devices/$_p.profile"
 		[ -z "$_peer" ] || echo "$TOP/qemu-devices/peers/$_peer.profile"
 		printf '%s\n' $_scripts $_makers $_argfiles $_fw
-		[ -z "$_tools" ] || printf '%s\n' $_tools /var/lib/dpkg/status
+		# A file from a package keeps the packaged time: dpkg's state
+		# is what changes when the package does.
+		[ -z "$_tools$_fw" ] || echo /var/lib/dpkg/status
+		[ -z "$_tools" ] || printf '%s\n' $_tools
 	} | sort -u >inputs.files
 }
 

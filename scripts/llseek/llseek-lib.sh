@@ -45,7 +45,7 @@ llseek_spatch() {
 	mkdir -p "$_work/tree"
 	: >"$_work/out"
 	: >"$_work/err"
-	split -l "$LLSEEK_CHUNK" "$_list" "$_work/chunk." || return 1
+	split -a 4 -l "$LLSEEK_CHUNK" "$_list" "$_work/chunk." || return 1
 	echo 0 >"$_work/done"
 	every_30s llseek $$ llseek_so_far "$_work/done" "$_list" &
 	_ticker=$!
@@ -74,7 +74,7 @@ llseek_chunks() {
 		cp -al "$_work/part/." "$_work/tree/" && rm -rf "$_work/part" ||
 			return 1
 		_done=$((_done + $(wc -l <"$_chunk")))
-		echo "$_done" >"$_work/done"
+		echo "$_done" >"$_work/done.new" && mv "$_work/done.new" "$_work/done"
 	done
 }
 

@@ -312,6 +312,7 @@ static inline size_t ktap_pump(int out, int in, const unsigned char *src,
 {
 	long long end = ktap_now_ms() + ms;
 	size_t sent = 0, got = 0;
+	int err = 0;
 
 	while (got < len) {
 		struct pollfd pfd[2] = {
@@ -325,22 +326,27 @@ static inline size_t ktap_pump(int out, int in, const unsigned char *src,
 			break;
 		if (pfd[1].revents & POLLOUT) {
 			n = write(out, src + sent, len - sent);
-			if (n > 0)
+			if (n > 0) {
 				sent += n;
-			else if (n < 0 && errno != EAGAIN)
+			} else if (n < 0 && errno != EAGAIN) {
+				err = errno;
 				break;
+			}
 		}
 		if (pfd[0].revents & POLLIN) {
 			n = read(in, dst + got, len - got);
-			if (n > 0)
+			if (n > 0) {
 				got += n;
-			else if (n < 0 && errno != EAGAIN)
+			} else if (n < 0 && errno != EAGAIN) {
+				err = errno;
 				break;
+			}
 		}
 	}
 	if (got < len)
-		ktap_diag("sent %zu of %zu bytes, received %zu in %d ms (%s)",
-			  sent, len, got, ms, strerror(errno));
+		ktap_diag("sent %zu of %zu bytes, received %zu in %d ms%s%s",
+			  sent, len, got, ms, err ? ": " : "",
+			  err ? strerror(err) : "");
 	return got;
 }
 
