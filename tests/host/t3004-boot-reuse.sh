@@ -36,6 +36,13 @@ d="$w/top/qemu-devices"
 printf 'description=one quick test\ntests=core/chardev\ntimeout=60\n' >"$d/quick.profile"
 run="$w/results/baseline/quick"
 
+# new_mark: a second later, a fresh $w/mark, older than anything the next
+# step writes or boots (file times are coarser than the clock).
+new_mark() {
+	sleep 1
+	: >"$w/mark"
+}
+
 # booted SINCE: the boot ran (a console newer than the file SINCE).
 booted() {
 	[ "$run/console.log" -nt "$1" ] && ! grep -q 'reused' "$w/quick.out"
@@ -47,8 +54,7 @@ ktap_ok $? "the first boot runs and passes, its inputs listed" ||
 	ktap_diag "$(cat "$w/quick.out")"
 
 cp "$run/verdict" "$w/verdict.first"
-sleep 1
-: >"$w/mark"
+new_mark
 standin_boot "$w" quick
 grep -q "reused: inputs unchanged since that boot ($run/inputs)" "$w/quick.out" &&
 	[ -e "$run/reused" ] && ! booted "$w/mark" && cmp -s "$run/verdict" "$w/verdict.first"
@@ -63,8 +69,7 @@ ktap_ok $? "the reused boot leaves no folder of its inputs behind"
 
 # The shared initramfs written again, a second later: other bytes, the
 # same files.
-sleep 1
-: >"$w/mark"
+new_mark
 "$TOOLS/gen_init_cpio" "$w/build/initramfs/base.list" >"$w/build/initramfs/base.cpio"
 ! cmp -s "$lab_base" "$w/build/initramfs/base.cpio" &&
 	standin_boot "$w" quick && grep -q 'reused' "$w/quick.out" && ! booted "$w/mark" &&
@@ -78,8 +83,7 @@ ktap_ok $? "boot.sh called by a relative path reuses it too" || ktap_diag "$(cat
 
 # A listed file written again with the same bytes: the quick look sees
 # it newer, the inputs are listed again and are the same.
-sleep 1
-: >"$w/mark"
+new_mark
 cp -p "$run/inputs.since" "$w/since.before"
 touch "$w/build/initramfs/base.list"
 standin_boot "$w" quick && grep -q 'reused' "$w/quick.out" && ! booted "$w/mark" &&
@@ -89,8 +93,7 @@ ktap_ok $? "a listed file written again with the same bytes is listed again and 
 
 # A file that appears beside a packed test is packed too (a kernel
 # selftest's .ksft): no listed file changed, but their folder did.
-sleep 1
-: >"$w/mark"
+new_mark
 printf '#!/bin/sh\n' >"$w/build/guest/tests/core/chardev.ksft"
 standin_boot "$w" quick
 booted "$w/mark" && grep -q '/tests/core/chardev.ksft' "$run/initrd.cpio.list"
@@ -99,8 +102,7 @@ ktap_ok $? "a .ksft that appears beside a packed test boots again" ||
 
 # The profile changed: an image made from a recipe file of the
 # repository (affs-fuzz reads it through TOP).
-sleep 1
-: >"$w/mark"
+new_mark
 mkdir -p "$w/top/tests/data"
 sed -n '/^[a-z]/{p;q}' "$TOP/tests/data/affs-crash/recipes-loops" >"$w/top/tests/data/recipes"
 echo "image=crash.img 0 affs-fuzz --recipes tests/data/recipes" >>"$d/quick.profile"
@@ -109,29 +111,25 @@ booted "$w/mark" && [ ! -e "$run/reused" ] && [ "$(verdict_kv "$run/verdict" ver
 	[ -s "$run/crash.img" ]
 ktap_ok $? "a changed profile boots again" || ktap_diag "$(cat "$w/quick.out")"
 
-sleep 1
-: >"$w/mark"
+new_mark
 echo "# another comment" >>"$w/top/tests/data/recipes"
 standin_boot "$w" quick
 booted "$w/mark" && grep -qx "$w/top/tests/data/recipes" "$run/inputs.files"
 ktap_ok $? "a recipe file an image= line names, changed, boots again" ||
 	ktap_diag "$(cat "$w/quick.out")"
 
-sleep 1
-: >"$w/mark"
+new_mark
 BOOT_TIMEOUT=59 standin_boot "$w" quick
 booted "$w/mark"
 ktap_ok $? "another BOOT_TIMEOUT boots again (the quick look compares more than files)" ||
 	ktap_diag "$(cat "$w/quick.out")"
 
-sleep 1
-: >"$w/mark"
+new_mark
 BOOT_REUSE=0 standin_boot "$w" quick
 booted "$w/mark"
 ktap_ok $? "BOOT_REUSE=0 boots again" || ktap_diag "$(cat "$w/quick.out")"
 
-sleep 1
-: >"$w/mark"
+new_mark
 sed -i 's/^verdict=pass$/verdict=hang/' "$run/verdict"
 standin_boot "$w" quick
 booted "$w/mark" && [ "$(verdict_kv "$run/verdict" verdict)" = pass ]
