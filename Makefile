@@ -5,6 +5,7 @@
 #                        results/kcidb.json
 #   make check           every test; ends with "N passed, N failed"
 #   make check-host      the host tests only, no kernel build
+#   make check-llseek    the llseek report of the tree and its tests
 #   make apply SERIES=core          take one series only
 #   make apply SUBSYS=media         one subsystem's patches of all three
 #                        series (patches/subsystems.tsv); make build and
@@ -49,7 +50,7 @@ GUEST_TESTS := $(patsubst tests/guest/%.c,$(BUILD)/guest/tests/%,\
 	$(wildcard tests/guest/*/*.c))
 
 .PHONY: all deps tree apply config build tools guest kselftests initramfs boot report \
-	check check-host bench clean llseek-report regen staging-report staging-move-regen \
+	check check-host check-llseek bench clean llseek-report regen staging-report staging-move-regen \
 	fuzz-affs coverage lava-jobs lava-up lava-down lava-submit check-lava kcidb postings
 
 # make alone takes every series, whatever the last apply recorded. The
@@ -201,11 +202,17 @@ check: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) tools guest tree
 	@scripts/lab/check.sh
 
-# The host tests alone: tools, guest tests, the extracted tree and the
-# llseek report, no kernel build.
+# The host tests alone: tools, guest tests and the extracted tree, no
+# kernel build and no spatch over the whole tree.
 check-host: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) tools guest tree
 	@scripts/lab/check-host.sh
+
+# The llseek report of the whole tree (a minute and more of spatch) and
+# the host tests that read it; make check runs them after the host tests.
+check-llseek: deps
+	@$(MAKE) --no-print-directory -j$$(nproc) tools tree
+	@scripts/lab/check-host.sh llseek-report
 
 bench: deps
 	@$(MAKE) --no-print-directory build initramfs

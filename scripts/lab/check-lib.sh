@@ -7,10 +7,11 @@
 # llseek_report      makes results/llseek/report.tsv (t4002 and t4003 read
 #                    it) when it is missing or older than the tree, the
 #                    rules, decisions.tsv or the llseek scripts; one result
-# host_tests host|kernels [--stop]
-#                    runs tests/host/tNNNN-*.sh: "host" those without a
-#                    "# needs: kernels" line, "kernels" only those with one
-#                    (tests/README.md); each top-level KTAP case counts
+# host_tests CLASS [--stop]
+#                    runs tests/host/tNNNN-*.sh of CLASS: "host" those
+#                    without a "# needs: WHAT" line, else those that need
+#                    WHAT: "llseek-report" or "kernels" (tests/README.md);
+#                    each top-level KTAP case counts
 #                    (tools/lab/verdict reads the KTAP), a skip as skipped,
 #                    never as passed. "host" runs as many at a time as
 #                    there are cores (HOST_JOBS=N), "kernels" one at a
@@ -123,18 +124,19 @@ host_running() {
 	progress check "running:${_names:- (none)}, $(elapsed "$_since") s"
 }
 
-host_tests() { # host_tests host|kernels [--stop]
+# host_class TEST: what TEST needs, from its "# needs: WHAT" line, or
+# "host" when it has none.
+host_class() {
+	sed -n 's/^# needs: \([a-z-]*\)$/\1/p' "$1" | grep . || echo host
+}
+
+host_tests() { # host_tests CLASS [--stop]
 	# The kernel tests boot guests with timeouts: one at a time.
 	_jobs=1
 	[ "$1" = kernels ] || _jobs=${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 	_stop=$2 _todo= _running=0
 	for t in "$TOP"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh; do
-		if grep -q '^# needs: kernels$' "$t"; then
-			[ "$1" = kernels ] || continue
-		else
-			[ "$1" = host ] || continue
-		fi
-		_todo="$_todo $t"
+		[ "$(host_class "$t")" != "$1" ] || _todo="$_todo $t"
 	done
 	# Each test that ends writes a line to the FIFO (fd 3, opened read and
 	# write so that it never reads end of file); results are printed in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: llseek-report
 # The llseek consistency fixes of patches/core (0101-0199, block
 # "# llseek: consistency fixes" of the series) against their decisions:
 # every row of the llseek report in the classes nonseekable-but-llseek-set,
