@@ -125,9 +125,15 @@ host_running() {
 }
 
 # host_class TEST: what TEST needs, from its "# needs: WHAT" line, or
-# "host" when it has none.
+# "host" when it has none. A WHAT no runner knows stops the run: such a
+# test would run nowhere.
 host_class() {
-	sed -n 's/^# needs: \([a-z-]*\)$/\1/p' "$1" | grep . || echo host
+	_class=$(sed -n 's/^# needs:[[:space:]]*//p' "$1")
+	case $_class in
+	"") echo host ;;
+	kernels | llseek-report) echo "$_class" ;;
+	*) die "${1#"$TOP"/}: '# needs: $_class' (known: kernels, llseek-report)" ;;
+	esac
 }
 
 host_tests() { # host_tests CLASS [--stop]
@@ -136,7 +142,8 @@ host_tests() { # host_tests CLASS [--stop]
 	[ "$1" = kernels ] || _jobs=${HOST_JOBS:-$(nproc 2>/dev/null || echo 1)}
 	_stop=$2 _todo= _running=0
 	for t in "$TOP"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh; do
-		[ "$(host_class "$t")" != "$1" ] || _todo="$_todo $t"
+		_c=$(host_class "$t") || exit 1
+		[ "$_c" != "$1" ] || _todo="$_todo $t"
 	done
 	# Each test that ends writes a line to the FIFO (fd 3, opened read and
 	# write so that it never reads end of file); results are printed in
