@@ -15,15 +15,25 @@
 #                    " P" for each PATCH that does not apply alone to the
 #                    pristine tree (a dry run)
 # llseek_tree TREE PATCH...
-#                    copy the pristine tree to TREE (hard links) and apply
-#                    the PATCHes in order; on a failure prints the patch and
-#                    the head of its errors as KTAP diagnostics, returns 1
+#                    the pristine tree with the PATCHes applied in order,
+#                    made of the files they touch alone (hard links: patch
+#                    writes a file it changes anew, the pristine one keeps
+#                    its bytes), listed in TREE/.touched; every other file
+#                    of that tree is the pristine one (llseek_of and
+#                    llseek_naming read it there). On a failure prints the
+#                    patch and the head of its errors as KTAP diagnostics,
+#                    returns 1
+# llseek_naming TREE WORD
+#                    the files of the tree llseek_tree made that name WORD
+#                    (grep -w) outside Documentation/: the untouched
+#                    pristine ones and the touched ones in TREE
 # llseek_checkpatch PATCH...
 #                    one KTAP case: checkpatch --strict --no-tree finds
 #                    nothing in the PATCHes but UNKNOWN_COMMIT_ID (through
 #                    checkpatch.sh, whose results t8000 shares)
 # llseek_of TREE FILE NAME
-#                    the llseek value of each initialiser NAME in TREE/FILE
+#                    the llseek value of each initialiser NAME in FILE of
+#                    TREE, the pristine tree or one llseek_tree made
 #                    ("unset" when it sets none; nothing when there is
 #                    none); the brace may be on the next line
 # llseek_block_mismatch BLOCK OURS
@@ -42,6 +52,10 @@ report="$RESULTS/llseek/report.tsv"
 tab=$(printf '\t')
 
 llseek_of() {
+	_file=$1/$2
+	if [ -f "$1/.touched" ] && ! grep -qxF "$2" "$1/.touched"; then
+		_file=$pristine/$2
+	fi
 	awk -v n="$3" '
 		$0 ~ "struct (file_operations|proc_ops) " n "( |$)" && !/;/ {
 			on = 1; v = "" }
@@ -49,7 +63,7 @@ llseek_of() {
 			v = $0; sub(/.*=[ \t]*/, "", v); sub(/[ \t]*,?[ \t]*$/, "", v)
 		}
 		on && /^};/ { on = 0; print (v == "" ? "unset" : v) }
-	' "$1/$2" 2>/dev/null
+	' "$_file" 2>/dev/null
 }
 
 llseek_block_mismatch() {
@@ -88,13 +102,27 @@ llseek_tree() {
 	_tree=$1
 	shift
 	rm -rf "$_tree"
-	cp -al "$pristine/." "$_tree" || return 1
+	mkdir -p "$_tree" || return 1
+	# Both names of every "diff --git a/OLD b/NEW" line.
+	for _p; do
+		sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$core/$_p"
+	done | LC_ALL=C sort -u >"$_tree/.touched" || return 1
+	(cd "$pristine" && while read -r _f; do
+		[ ! -e "$_f" ] || printf '%s\n' "$_f"
+	done <"$_tree/.touched" | xargs -r cp -l --parents -t "$_tree") || return 1
 	for _p; do
 		patch -d "$_tree" -p1 -N -s --no-backup-if-mismatch -i "$core/$_p" \
 			>"$TMPDIR/apply.log" 2>&1 && continue
 		ktap_diag "$_p: $(head -n 3 "$TMPDIR/apply.log")"
 		return 1
 	done
+}
+
+llseek_naming() {
+	(cd "$pristine" && grep -rlw "$2" --exclude-dir=Documentation . |
+		sed 's|^\./||' | grep -vxF -f "$1/.touched")
+	(cd "$1" && grep -rlw "$2" --exclude-dir=Documentation --exclude=.touched . |
+		sed 's|^\./||')
 }
 
 llseek_checkpatch() {

@@ -80,7 +80,7 @@ tree="$TMPDIR/tree"
 rc=0
 llseek_tree "$tree" $(llseek_block "$heading") || rc=1
 if [ "$rc" = 0 ]; then
-	left=$(cd "$tree" && grep -rlw no_llseek --exclude-dir=Documentation .)
+	left=$(llseek_naming "$tree" no_llseek)
 	[ -z "$left" ] || { ktap_diag "no_llseek left in: $left"; rc=1; }
 fi
 grep -qx '#define no_llseek NULL' "$pristine/include/linux/fs.h" ||
