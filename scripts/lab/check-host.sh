@@ -6,7 +6,8 @@
 #                      whole tree, made when missing or stale, then the
 #                      tests that read it ("# needs: llseek-report")
 # All run; each top-level case counts (a skip is counted as skipped). The
-# Makefile builds the tools and guest tests and extracts the tree first.
+# Makefile builds the tools (and for check-host the guest tests) and
+# extracts the tree first.
 # Ends with "N passed, N failed"; exit status 0 only when nothing failed.
 # check.sh runs the same tests, stopping at the first failure.
 . "$(dirname "$0")/lib.sh"

@@ -9,15 +9,17 @@
 #                    rules, decisions.tsv or the llseek scripts; one result
 # host_tests CLASS [--stop]
 #                    runs tests/host/tNNNN-*.sh of CLASS: "host" those
-#                    without a "# needs: WHAT" line, else those that need
-#                    WHAT: "llseek-report" or "kernels" (tests/README.md);
-#                    each top-level KTAP case counts
+#                    without a "# needs: WHAT" second line, else those that
+#                    need WHAT: "llseek-report" or "kernels"
+#                    (tests/README.md); each top-level KTAP case counts
 #                    (tools/lab/verdict reads the KTAP), a skip as skipped,
-#                    never as passed. "host" runs as many at a time as
-#                    there are cores (HOST_JOBS=N), "kernels" one at a
-#                    time; results are printed in name order, and every
-#                    30 s a line names the tests still running. --stop
-#                    ends at the first failing test and returns 1
+#                    never as passed. "kernels" runs one at a time, the
+#                    others as many at a time as there are cores
+#                    (HOST_JOBS=N); results are printed in name order, and
+#                    every 30 s a line names the tests still running.
+#                    --stop ends at the first failing test and returns 1.
+#                    A test of a class no runner knows exits the shell
+#                    before any test starts (no last line: a hard stop)
 # v4l2_check PROFILE each run of v4l2-compliance on PROFILE's two boots
 #                    (v4l2_compare in lib.sh): one result each, a pass
 #                    only when the patched kernel does no worse (check.sh;
@@ -124,11 +126,11 @@ host_running() {
 	progress check "running:${_names:- (none)}, $(elapsed "$_since") s"
 }
 
-# host_class TEST: what TEST needs, from its "# needs: WHAT" line, or
-# "host" when it has none. A WHAT no runner knows stops the run: such a
-# test would run nowhere.
+# host_class TEST: what TEST needs, from a "# needs: WHAT" second line
+# (below "#!/bin/sh"), or "host" when it has none. A WHAT no runner knows
+# stops the run: such a test would run nowhere.
 host_class() {
-	_class=$(sed -n 's/^# needs:[[:space:]]*//p' "$1")
+	_class=$(sed -n '2{s/^# needs:[[:space:]]*//p;q;}' "$1")
 	case $_class in
 	"") echo host ;;
 	kernels | llseek-report) echo "$_class" ;;

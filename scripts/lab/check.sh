@@ -5,7 +5,8 @@
 #      every top-level case counts (a skip is counted as skipped, never as
 #      passed); the first failing test stops the run (check-lib.sh); then
 #      the llseek report of the whole tree and the tests marked "# needs:
-#      llseek-report", which read it
+#      llseek-report", which read it: a failing report or test stops the
+#      run too
 #   2. allmodconfig single-object builds of the files the series touch
 #      (scripts/lab/compile-touched.sh), one case per compiled file; then
 #      the host tests marked "# needs: kernels"

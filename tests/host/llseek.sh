@@ -101,15 +101,19 @@ llseek_not_alone() {
 llseek_tree() {
 	_tree=$1
 	shift
+	case $_tree in /*) ;; *) _tree=$PWD/$_tree ;; esac
 	rm -rf "$_tree"
 	mkdir -p "$_tree" || return 1
-	# Both names of every "diff --git a/OLD b/NEW" line.
+	# Both names of every "diff --git a/OLD b/NEW" line (the series has
+	# no names with spaces; one would fail to apply, loudly).
 	for _p; do
-		sed -n 's|^diff --git a/\([^ ]*\) b/\([^ ]*\)$|\1\n\2|p' "$core/$_p"
+		awk '/^diff --git a\// { print substr($3, 3); print substr($4, 3) }' \
+			"$core/$_p"
 	done | LC_ALL=C sort -u >"$_tree/.touched" || return 1
-	(cd "$pristine" && while read -r _f; do
+	(cd "$pristine" && while IFS= read -r _f; do
 		[ ! -e "$_f" ] || printf '%s\n' "$_f"
-	done <"$_tree/.touched" | xargs -r cp -l --parents -t "$_tree") || return 1
+	done <"$_tree/.touched" | xargs -r -d '\n' cp -l --parents -t "$_tree") ||
+		return 1
 	for _p; do
 		patch -d "$_tree" -p1 -N -s --no-backup-if-mismatch -i "$core/$_p" \
 			>"$TMPDIR/apply.log" 2>&1 && continue
@@ -119,8 +123,10 @@ llseek_tree() {
 }
 
 llseek_naming() {
+	[ -f "$1/.touched" ] || return 2
+	_touched=$(cd "$1" && pwd)/.touched
 	(cd "$pristine" && grep -rlw "$2" --exclude-dir=Documentation . |
-		sed 's|^\./||' | grep -vxF -f "$1/.touched")
+		sed 's|^\./||' | grep -vxF -f "$_touched")
 	(cd "$1" && grep -rlw "$2" --exclude-dir=Documentation --exclude=.touched . |
 		sed 's|^\./||')
 }
