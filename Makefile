@@ -5,7 +5,7 @@
 #                        results/kcidb.json
 #   make check           every test; ends with "N passed, N failed"
 #   make check-host      the host tests only, no kernel build
-#   make check-llseek    the llseek report of the tree and its tests
+#   make check-llseek    the llseek series against the whole tree
 #   make apply SERIES=core          take one series only
 #   make apply SUBSYS=media         one subsystem's patches of all three
 #                        series (patches/subsystems.tsv); make build and
@@ -208,11 +208,13 @@ check-host: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) tools guest tree
 	@scripts/lab/check-host.sh
 
-# The llseek report of the whole tree (a minute and more of spatch) and
-# the host tests that read it; make check runs them after the host tests.
+# The llseek series against the whole tree: the llseek report (a minute
+# and more of spatch), the regenerated removal series and the decisions
+# (the "# needs: llseek-tree" host tests); make check runs them after the
+# host tests.
 check-llseek: deps
 	@$(MAKE) --no-print-directory -j$$(nproc) tools tree
-	@scripts/lab/check-host.sh llseek-report
+	@scripts/lab/check-host.sh llseek-tree
 
 bench: deps
 	@$(MAKE) --no-print-directory build initramfs

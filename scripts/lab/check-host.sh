@@ -1,10 +1,12 @@
 #!/bin/sh
-# check-host.sh [llseek-report]: the host tests alone, no kernel build.
+# check-host.sh [llseek-tree]: the host tests alone, no kernel build.
 #   make check-host    every tests/host/tNNNN-*.sh without a "# needs:"
 #                      line, as many at a time as there are cores
-#   make check-llseek  (argument llseek-report) the llseek report of the
+#   make check-llseek  (argument llseek-tree) the llseek report of the
 #                      whole tree, made when missing or stale, then the
-#                      tests that read it ("# needs: llseek-report")
+#                      tests of the llseek series against the whole tree
+#                      ("# needs: llseek-tree"): t4000 and the two that
+#                      read the report
 # All run; each top-level case counts (a skip is counted as skipped). The
 # Makefile builds the tools (and for check-host the guest tests) and
 # extracts the tree first.
@@ -18,12 +20,12 @@ case $* in
 	echo "== host tests"
 	host_tests host
 	;;
-llseek-report)
+llseek-tree)
 	echo "== llseek report"
 	llseek_report
-	echo "== host tests that read it"
-	host_tests llseek-report
+	echo "== the llseek series against the whole tree"
+	host_tests llseek-tree
 	;;
-*) die "usage: check-host.sh [llseek-report]" ;;
+*) die "usage: check-host.sh [llseek-tree]" ;;
 esac
 check_summary

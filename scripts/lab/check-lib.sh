@@ -4,13 +4,13 @@
 #
 # count pass|fail|skip NAME [DETAIL]
 #                    one result, printed and counted
-# llseek_report      makes results/llseek/report.tsv (t4002 and t4003 read
-#                    it) when it is missing or older than the tree, the
+# llseek_report      makes results/llseek/report.tsv (t4002 and t4003, of
+#                    the llseek-tree class, read it) when it is missing or older than the tree, the
 #                    rules, decisions.tsv or the llseek scripts; one result
 # host_tests CLASS [--stop]
 #                    runs tests/host/tNNNN-*.sh of CLASS: "host" those
 #                    without a "# needs: WHAT" second line, else those that
-#                    need WHAT: "llseek-report" or "kernels"
+#                    need WHAT: "llseek-tree" or "kernels"
 #                    (tests/README.md); each top-level KTAP case counts
 #                    (tools/lab/verdict reads the KTAP), a skip as skipped,
 #                    never as passed. "kernels" runs one at a time, the
@@ -133,8 +133,8 @@ host_class() {
 	_class=$(sed -n '2{s/^# needs:[[:space:]]*//p;q;}' "$1")
 	case $_class in
 	"") echo host ;;
-	kernels | llseek-report) echo "$_class" ;;
-	*) die "${1#"$TOP"/}: '# needs: $_class' (known: kernels, llseek-report)" ;;
+	kernels | llseek-tree) echo "$_class" ;;
+	*) die "${1#"$TOP"/}: '# needs: $_class' (known: kernels, llseek-tree)" ;;
 	esac
 }
 

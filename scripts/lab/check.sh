@@ -5,8 +5,9 @@
 #      every top-level case counts (a skip is counted as skipped, never as
 #      passed); the first failing test stops the run (check-lib.sh); then
 #      the llseek report of the whole tree and the tests marked "# needs:
-#      llseek-report", which read it: a failing report or test stops the
-#      run too
+#      llseek-tree", which check the llseek series against the whole tree
+#      (t4000 regenerates the removal series, t4002 and t4003 read the
+#      report): a failing report or test stops the run too
 #   2. allmodconfig single-object builds of the files the series touch
 #      (scripts/lab/compile-touched.sh), one case per compiled file; then
 #      the host tests marked "# needs: kernels"
@@ -39,12 +40,13 @@ if ! host_tests host --stop; then
 fi
 
 echo "== llseek report"
-# The llseek decision tests (t4002, t4003) read results/llseek/report.tsv;
-# a fresh clone has none, so make it here rather than let them skip. It
-# is a minute and more of spatch over the whole tree, kept out of the
-# host tests' fast lane (make check-host; make check-llseek runs this).
+# The llseek series against the whole tree: the decision tests (t4002,
+# t4003) read results/llseek/report.tsv, which a fresh clone has not, so
+# it is made here rather than let them skip; t4000 regenerates the
+# removal series. Two minutes of spatch and more, kept out of the host
+# tests' fast lane (make check-host; make check-llseek runs this).
 llseek_report
-if [ "$failed" -ne 0 ] || ! host_tests llseek-report --stop; then
+if [ "$failed" -ne 0 ] || ! host_tests llseek-tree --stop; then
 	check_summary
 	exit 1
 fi

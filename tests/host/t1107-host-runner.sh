@@ -1,13 +1,13 @@
 #!/bin/sh
 # t1107-host-runner: host_tests (scripts/lab/check-lib.sh), the runner of
 # the host tests, on stand-in tests: "host" runs exactly the tests without
-# a "# needs:" line, "llseek-report" and "kernels" exactly theirs; a skip
+# a "# needs:" line, "llseek-tree" and "kernels" exactly theirs; a skip
 # is counted as skipped, not passed; results are printed in name order
 # when a later test ends first; --stop ends at the first failing test,
 # starts nothing after it and returns 1; a "# needs:" that no runner knows
 # stops the run naming the file, since such a test would run nowhere.
 # Then the real tests: each that reads the llseek report of the whole
-# tree is marked "# needs: llseek-report" (in the host lane it would run
+# tree is marked "# needs: llseek-tree" (in the host lane it would run
 # before make check makes the report, and skip on a fresh clone), and
 # check.sh runs all three classes.
 . "$TOP/tests/host/ktap.sh"
@@ -45,7 +45,7 @@ i=0; while [ ! -e '$done3' ] && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); do
 ktap_ok 0 'b'; ktap_done"
 standin t0002-boots kernels "$one_ok"
 standin t0003-skips "" "ktap_plan 2; ktap_ok 0 'a'; ktap_skip 'no device' 'b'; ktap_done"
-standin t0004-report llseek-report "$one_ok"
+standin t0004-report llseek-tree "$one_ok"
 
 # run CLASS [--stop]: host_tests on the stand-in, two at a time, its
 # output in $w/out, then "rc passed skipped failed" in $w/counts (none
@@ -75,9 +75,9 @@ ktap_ok $? "host runs the two tests without '# needs:', a skip counted as skippe
 	[ "$(sed -n 's/^ok *\(t[0-9]*\)-.*/\1/p' "$w/out" | paste -sd' ')" = "t0001 t0003" ]
 ktap_ok $? "results in name order though t0003 ended first" || ktap_diag "$(cat "$w/out")"
 
-run llseek-report
+run llseek-tree
 ran_exactly t0004-report && [ "$(cat "$w/counts")" = "0 1 0 0" ]
-ktap_ok $? "llseek-report runs only the test that needs it"
+ktap_ok $? "llseek-tree runs only the test that needs it"
 
 run kernels
 ran_exactly t0002-boots && [ "$(cat "$w/counts")" = "0 1 0 0" ]
@@ -96,7 +96,7 @@ ktap_ok $? "--stop: a test failing beside an earlier one starts none after it, r
 standin t0005-typo kernel "$one_ok"
 run host
 [ ! -s "$w/ran.sorted" ] && [ ! -e "$w/counts" ] &&
-	grep -q "tests/host/t0005-typo.sh: '# needs: kernel' (known: kernels, llseek-report)" "$w/out"
+	grep -q "tests/host/t0005-typo.sh: '# needs: kernel' (known: kernels, llseek-tree)" "$w/out"
 ktap_ok $? "an unknown '# needs:' stops the run naming the file, before any test runs" ||
 	ktap_diag "$(tail -n 3 "$w/out")"
 
@@ -107,13 +107,13 @@ for t in "$real"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh; do
 	[ "${t##*/}" != t1107-host-runner.sh ] || continue
 	grep -q 'llseek/report\.tsv\|\$report\([^_[:alnum:]]\|$\)\|\${report}' "$t" || continue
 	c=$(TOP=$real && host_class "$t" 2>/dev/null)
-	[ "$c" = llseek-report ] || bad="$bad ${t##*/} ($c)"
+	[ "$c" = llseek-tree ] || bad="$bad ${t##*/} ($c)"
 done
 [ -z "$bad" ]
-ktap_ok $? "every host test that reads the llseek report needs llseek-report" ||
+ktap_ok $? "every host test that reads the llseek report needs llseek-tree" ||
 	ktap_diag "not marked:$bad"
 
-for c in host llseek-report kernels; do
+for c in host llseek-tree kernels; do
 	grep -q "^[^#]*host_tests $c\( \|\$\)" "$real/scripts/lab/check.sh" || echo "$c"
 done >"$w/missing"
 [ ! -s "$w/missing" ]

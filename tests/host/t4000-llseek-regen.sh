@@ -1,4 +1,5 @@
 #!/bin/sh
+# needs: llseek-tree
 # The no_llseek removal series of patches/core is exactly what
 # scripts/llseek/llseek-regen.sh makes from the pristine tree (nobody hand-edits
 # a generated patch, and the generator is deterministic), and it holds:

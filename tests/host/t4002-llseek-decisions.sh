@@ -1,5 +1,5 @@
 #!/bin/sh
-# needs: llseek-report
+# needs: llseek-tree
 # The llseek consistency fixes of patches/core (0101-0199, block
 # "# llseek: consistency fixes" of the series) against their decisions:
 # every row of the llseek report in the classes nonseekable-but-llseek-set,

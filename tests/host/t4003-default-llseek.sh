@@ -1,5 +1,5 @@
 #!/bin/sh
-# needs: llseek-report
+# needs: llseek-tree
 # The default_llseek conversions of patches/core (0201-0299, block
 # "# llseek: default_llseek conversions" of the series) against their
 # decisions: every default-llseek-unused-pos row of the llseek report has
