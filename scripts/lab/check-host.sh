@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-host.sh [llseek-tree]: the host tests alone, no kernel build.
 #   make check-host    every tests/host/tNNNN-*.sh without a "# needs:"
-#                      line, as many at a time as there are cores
+#                      second line, as many at a time as there are cores
 #   make check-llseek  (argument llseek-tree) the llseek report of the
 #                      whole tree, made when missing or stale, then the
 #                      tests of the llseek series against the whole tree

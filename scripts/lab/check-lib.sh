@@ -4,9 +4,10 @@
 #
 # count pass|fail|skip NAME [DETAIL]
 #                    one result, printed and counted
-# llseek_report      makes results/llseek/report.tsv (t4002 and t4003, of
-#                    the llseek-tree class, read it) when it is missing or older than the tree, the
-#                    rules, decisions.tsv or the llseek scripts; one result
+# llseek_report      makes results/llseek/report.tsv (t4002 and t4003 of
+#                    the llseek-tree class read it) when it is missing or
+#                    older than the tree, the rules, decisions.tsv or the
+#                    llseek scripts; one result
 # host_tests CLASS [--stop]
 #                    runs tests/host/tNNNN-*.sh of CLASS: "host" those
 #                    without a "# needs: WHAT" second line, else those that

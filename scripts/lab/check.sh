@@ -43,9 +43,10 @@ echo "== llseek report"
 # The llseek series against the whole tree: the decision tests (t4002,
 # t4003) read results/llseek/report.tsv, which a fresh clone has not, so
 # it is made here rather than let them skip; t4000 regenerates the
-# removal series. Two minutes of spatch and more, kept out of the host
+# removal series. A minute and more of spatch, kept out of the host
 # tests' fast lane (make check-host; make check-llseek runs this).
 llseek_report
+echo "== the llseek series against the whole tree"
 if [ "$failed" -ne 0 ] || ! host_tests llseek-tree --stop; then
 	check_summary
 	exit 1

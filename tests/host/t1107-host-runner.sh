@@ -8,10 +8,11 @@
 # stops the run naming the file, since such a test would run nowhere.
 # Then the real tests: each that reads the llseek report of the whole
 # tree is marked "# needs: llseek-tree" (in the host lane it would run
-# before make check makes the report, and skip on a fresh clone), and
-# check.sh runs all three classes.
+# before make check makes the report, and skip on a fresh clone), none
+# has its "# needs:" line lower in its head comment than line 2 (where no
+# runner reads it), and check.sh runs all three classes.
 . "$TOP/tests/host/ktap.sh"
-ktap_plan 8
+ktap_plan 9
 
 w=${TMPDIR:-/tmp}/t1107
 rm -rf "$w"
@@ -112,6 +113,15 @@ done
 [ -z "$bad" ]
 ktap_ok $? "every host test that reads the llseek report needs llseek-tree" ||
 	ktap_diag "not marked:$bad"
+
+# A "# needs:" in a test's leading comment below line 2 is read by no
+# runner: the test would run in the host lane, before what it needs.
+bad=$(awk 'FNR > 2 && !/^#/ { nextfile } FNR > 2 && /^# needs:/ {
+		print " " FILENAME ":" FNR }' "$real"/tests/host/t[0-9][0-9][0-9][0-9]-*.sh |
+	sed "s|$real/tests/host/||")
+[ -z "$bad" ]
+ktap_ok $? "no host test has its '# needs:' line below line 2" ||
+	ktap_diag "misplaced:$bad"
 
 for c in host llseek-tree kernels; do
 	grep -q "^[^#]*host_tests $c\( \|\$\)" "$real/scripts/lab/check.sh" || echo "$c"

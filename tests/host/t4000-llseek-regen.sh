@@ -81,8 +81,13 @@ tree="$TMPDIR/tree"
 rc=0
 llseek_tree "$tree" $(llseek_block "$heading") || rc=1
 if [ "$rc" = 0 ]; then
-	left=$(llseek_naming "$tree" no_llseek)
-	[ -z "$left" ] || { ktap_diag "no_llseek left in: $left"; rc=1; }
+	if ! left=$(llseek_naming "$tree" no_llseek); then
+		ktap_diag "llseek_naming failed on $tree"
+		rc=1
+	elif [ -n "$left" ]; then
+		ktap_diag "no_llseek left in: $left"
+		rc=1
+	fi
 fi
 grep -qx '#define no_llseek NULL' "$pristine/include/linux/fs.h" ||
 	{ ktap_diag "the pristine include/linux/fs.h changed"; rc=1; }
